@@ -1,0 +1,14 @@
+import { defineConfig } from 'vitest/config';
+
+// Build tests start real bundlers; they are slow on a shared two-core machine, so
+// give them room and keep the worker count low to avoid starving each other.
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    exclude: ['**/node_modules/**', 'test/fixtures/**', 'test/**/tmp/**'],
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
+    pool: 'forks',
+    maxWorkers: 2,
+  },
+});
