@@ -1,0 +1,68 @@
+/**
+ * Code generation for the virtual modules. Every name from the file system goes through
+ * JSON.stringify, which yields a valid JS string literal for any input (quotes, backslashes,
+ * `${`, newlines, lone surrogates), so no file or folder name can inject code.
+ */
+import type { AgentPlan, Plan } from './plan.js';
+
+export const VIRTUAL_ID = 'virtual:agent-scorers';
+/** Rollup's convention: a leading NUL keeps other plugins away from our ids. */
+export const RESOLVED_ID = `\0${VIRTUAL_ID}`;
+const AGENT_PREFIX = `${VIRTUAL_ID}/`;
+const RESOLVED_AGENT_PREFIX = `${RESOLVED_ID}:agent:`;
+
+const lit = (value: string): string => JSON.stringify(value);
+
+/** The agent key of a public per-agent specifier, or null. */
+export const agentKeyOfSpecifier = (source: string): string | null =>
+  source.startsWith(AGENT_PREFIX) ? source.slice(AGENT_PREFIX.length) : null;
+
+// Encoded so that `?`, `#` or `%` in a folder name cannot look like a query to a host.
+export const resolvedAgentId = (agentKey: string): string => RESOLVED_AGENT_PREFIX + encodeURIComponent(agentKey);
+
+/** The agent key of a resolved per-agent id, or null for any other id. */
+export const agentKeyOfResolvedId = (id: string): string | null =>
+  id.startsWith(RESOLVED_AGENT_PREFIX) ? decodeURIComponent(id.slice(RESOLVED_AGENT_PREFIX.length)) : null;
+
+export const isOurId = (id: string): boolean => id === RESOLVED_ID || id.startsWith(RESOLVED_AGENT_PREFIX);
+
+/**
+ * One agent's module. Files the build knows to be overridden are listed without an import, so the
+ * runtime keeps their place in key order and can check the override really happened.
+ */
+export function agentModule(agent: AgentPlan, helper: string): string {
+  const { folder } = agent;
+  const lines = [`import { defineAgent } from ${lit(helper)};`];
+  if (agent.importConfig) lines.push(`import c from ${lit(`${folder.path}/${folder.config}`)};`);
+  const entries: string[] = [];
+  agent.files.forEach((file, i) => {
+    if (file.imported) {
+      lines.push(`import s${i} from ${lit(file.path)};`);
+      entries.push(`[${lit(file.key)},s${i},${lit(file.name)}]`);
+    } else {
+      entries.push(`[${lit(file.key)},${lit(file.name)}]`);
+    }
+  });
+  const config = agent.importConfig ? `c,${lit(folder.config!)}` : `void 0,""`;
+  lines.push(`export default defineAgent(${lit(folder.key)},${lit(folder.dir)},[${entries.join(',')}],${config});`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** `virtual:agent-scorers`: the registry, the manifest and `resolveScorers`. */
+export function registryModule(planned: Plan, helper: string): string {
+  const lines = [`import { defineRegistry, createResolver } from ${lit(helper)};`];
+  const pairs: string[] = [];
+  planned.agents.forEach((agent, i) => {
+    lines.push(`import a${i} from ${lit(AGENT_PREFIX + agent.folder.key)};`);
+    pairs.push(`[${lit(agent.folder.key)},a${i}]`);
+  });
+  lines.push(
+    `const registry = defineRegistry([${pairs.join(',')}]);`,
+    'export default registry;',
+    // JSON.parse keeps `__proto__` an ordinary key (an object literal would set the prototype);
+    // the annotation lets bundlers drop the manifest when nobody imports it.
+    `export const manifest = /* @__PURE__ */ JSON.parse(${lit(JSON.stringify(planned.manifest))});`,
+    'export const resolveScorers = /* @__PURE__ */ createResolver(registry);',
+  );
+  return `${lines.join('\n')}\n`;
+}

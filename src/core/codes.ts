@@ -1,0 +1,54 @@
+/**
+ * Every diagnostic code and its wording, in one place. The codes are public API (SPEC section 7):
+ * users grep for them and CI logs are matched on them, so never rename one.
+ *
+ * This file is imported by the runtime registry helper too, so it must stay tiny and free of
+ * anything that is not plain data and string building.
+ */
+
+export const DIAGNOSTIC_SEVERITY = {
+  SCORER_KEY_COLLISION: 'warning',
+  CONFIG_SCORERS_FUNCTION: 'warning',
+  SCORER_KEY_CASE_COLLISION: 'warning',
+  SCORER_DUPLICATE_KEY: 'error',
+  SCORER_NO_DEFAULT_EXPORT: 'error',
+  SCORER_INVALID_EXPORT: 'error',
+  SCORER_INVALID_SAMPLING: 'error',
+  CONFIG_DUPLICATE: 'error',
+  AGENTS_DIR_MISSING: 'warning',
+  SUBAGENT_TOO_DEEP: 'warning',
+  /** Not in SPEC's table: two agentsDir entries hold an agent folder of the same name. */
+  AGENT_DUPLICATE: 'error',
+} as const;
+
+export type DiagnosticCode = keyof typeof DIAGNOSTIC_SEVERITY;
+export type Severity = 'warning' | 'error';
+
+export interface Diagnostic {
+  code: DiagnosticCode;
+  severity: Severity;
+  /** Agent key (`weather`, `weather/planner`); null for problems not tied to one agent. */
+  agent: string | null;
+  /** Path relative to `root`, POSIX. */
+  file: string | null;
+  /** The human sentence, without code or file (those are added by `formatDiagnostic`). */
+  message: string;
+}
+
+/** Names are quoted with JSON rules so a newline or quote in a file name cannot garble the log line. */
+export const q = (name: string): string => JSON.stringify(name);
+
+/** Mastra's wording, kept so users recognise the warning. */
+export const collisionMessage = (agent: string, key: string): string =>
+  `Agent ${q(agent)}: scorer ${q(key)} defined in both config.scorers and scorers/; config.scorers wins.`;
+
+/** Mastra's wording; `scorersDir` is the root-relative folder, ending in a slash. */
+export const functionFormMessage = (agent: string, scorersDir: string): string =>
+  `Agent ${q(agent)}: config.scorers is a function, so discovered scorers under ${scorersDir} are ignored.`;
+
+/**
+ * The one printed form of a diagnostic, used by the build, the dev server and the runtime:
+ * hosts drop a warning's `code` field and Vite 8 drops its `id`, so both go into the text.
+ */
+export const formatDiagnostic = (d: Pick<Diagnostic, 'code' | 'message' | 'file'>): string =>
+  `[${d.code}] ${d.message}${d.file ? ` (${d.file})` : ''}`;

@@ -1,0 +1,242 @@
+/**
+ * Discovery (SPEC section 4): walks the agents folders and returns what is there, sorted and with
+ * POSIX paths, plus the diagnostics that the folder layout alone reveals. No bundler context.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { DIAGNOSTIC_SEVERITY, q, type Diagnostic, type DiagnosticCode } from './codes.js';
+
+export const CONFIG_NAMES = ['config.ts', 'config.mts', 'config.js', 'config.mjs'] as const;
+/** Subagents nest at most this many levels below their top-level agent, as in Mastra. */
+export const MAX_SUBAGENT_DEPTH = 3;
+
+export interface ScorerFile {
+  key: string;
+  /** File name inside `scorers/`. */
+  name: string;
+  /** Absolute, POSIX; the real path when a folder on the way is a symlink. */
+  path: string;
+}
+
+export interface AgentFolder {
+  /** Registry key: the folder name, or the slash-joined chain for subagents. */
+  key: string;
+  /** Absolute real path of the agent folder, POSIX. */
+  path: string;
+  /** Root-relative POSIX path with a trailing slash (`src/mastra/agents/weather/`). */
+  dir: string;
+  /** Config file name inside the folder (`config.ts`), or null. */
+  config: string | null;
+  /** Scorer files in key order (UTF-16 code units). */
+  scorers: ScorerFile[];
+}
+
+export interface ScanInput {
+  root: string;
+  /** Absolute agents folders. */
+  agentsDirs: string[];
+  extensions: string[];
+  /** Matches a root-relative POSIX path that the user excluded. */
+  isExcluded: (relativePath: string) => boolean;
+}
+
+export interface ScanResult {
+  agents: AgentFolder[];
+  diagnostics: Diagnostic[];
+  /** Every folder whose entries decide the result: watched for added and deleted files. */
+  folders: string[];
+}
+
+export const toPosix = (p: string): string => p.split(path.sep).join('/');
+
+/** Root-relative POSIX path; paths outside root keep their `../` so nothing absolute leaks. */
+export const relativeTo = (root: string, p: string): string => toPosix(path.relative(root, p)) || '.';
+
+const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+export function diagnostic(code: DiagnosticCode, agent: string | null, file: string | null, message: string): Diagnostic {
+  return { code, severity: DIAGNOSTIC_SEVERITY[code], agent, file, message };
+}
+
+interface Entry {
+  name: string;
+  isDir: boolean;
+  isFile: boolean;
+}
+
+/** Directory entries with symlinks followed; a missing folder reads as empty. */
+function list(dir: string): Entry[] | null {
+  let dirents: fs.Dirent[];
+  try {
+    dirents = fs.readdirSync(dir, { withFileTypes: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return null;
+    throw error;
+  }
+  return dirents.map((d) => {
+    if (!d.isSymbolicLink()) return { name: d.name, isDir: d.isDirectory(), isFile: d.isFile() };
+    try {
+      const stat = fs.statSync(path.join(dir, d.name));
+      return { name: d.name, isDir: stat.isDirectory(), isFile: stat.isFile() };
+    } catch {
+      return { name: d.name, isDir: false, isFile: false }; // dangling link
+    }
+  });
+}
+
+const isHidden = (name: string) => name.startsWith('.') || name.startsWith('_');
+const isTestFile = (name: string) => /\.(test|spec)\./.test(name);
+const isDeclaration = (name: string) => /\.d\.[mc]?ts$/.test(name);
+
+export function scan(input: ScanInput): ScanResult {
+  const { root } = input;
+  const extensions = new Set(input.extensions);
+  const agents: AgentFolder[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const folders: string[] = [];
+  const seenReal = new Set<string>();
+  const byKey = new Map<string, AgentFolder>();
+
+  const readAgent = (key: string, folder: string, depth: number): void => {
+    const real = fs.realpathSync(folder);
+    if (seenReal.has(real)) return; // the same real folder reached twice is taken once
+    seenReal.add(real);
+    const realPosix = toPosix(real);
+    const dir = `${relativeTo(root, folder)}/`;
+    folders.push(realPosix);
+    const entries = list(real) ?? [];
+    const names = new Set(entries.filter((e) => e.isFile).map((e) => e.name));
+
+    const configs = CONFIG_NAMES.filter((n) => names.has(n));
+    if (configs.length > 1) {
+      diagnostics.push(
+        diagnostic(
+          'CONFIG_DUPLICATE',
+          key,
+          dir + configs[0],
+          `Agent ${q(key)} has ${configs.length} config files (${configs.map((c) => dir + c).join(', ')}); keep one.`,
+        ),
+      );
+    }
+
+    const agent: AgentFolder = { key, path: realPosix, dir, config: configs[0] ?? null, scorers: readScorers(key, real, dir) };
+    const clash = byKey.get(key);
+    if (clash) {
+      diagnostics.push(
+        diagnostic('AGENT_DUPLICATE', key, dir, `Agent ${q(key)} is defined twice: ${clash.dir} and ${dir}; agent keys must be unique across agentsDir.`),
+      );
+    } else {
+      byKey.set(key, agent);
+      agents.push(agent);
+    }
+
+    if (entries.some((e) => e.isDir && e.name === 'subagents')) {
+      const subRoot = path.join(real, 'subagents');
+      folders.push(toPosix(subRoot));
+      for (const child of sortedDirs(subRoot)) {
+        const childKey = `${key}/${child}`;
+        if (depth + 1 > MAX_SUBAGENT_DEPTH) {
+          diagnostics.push(
+            diagnostic(
+              'SUBAGENT_TOO_DEEP',
+              childKey,
+              `${relativeTo(root, path.join(subRoot, child))}/`,
+              `Subagent ${q(childKey)} is nested ${depth + 1} levels deep (at most ${MAX_SUBAGENT_DEPTH}); it is left out.`,
+            ),
+          );
+          continue;
+        }
+        readAgent(childKey, path.join(subRoot, child), depth + 1);
+      }
+    }
+  };
+
+  const readScorers = (key: string, agentDir: string, dir: string): ScorerFile[] => {
+    const scorersDir = path.join(agentDir, 'scorers');
+    const entries = list(scorersDir);
+    if (!entries) return [];
+    folders.push(toPosix(scorersDir));
+    const files: ScorerFile[] = [];
+    for (const entry of entries) {
+      const { name } = entry;
+      if (!entry.isFile || name.startsWith('.') || isTestFile(name) || isDeclaration(name)) continue;
+      const ext = path.extname(name);
+      if (!extensions.has(ext)) continue;
+      if (input.isExcluded(`${dir}scorers/${name}`)) continue;
+      files.push({ key: name.slice(0, -ext.length), name, path: toPosix(path.join(scorersDir, name)) });
+    }
+    files.sort((a, b) => byCodeUnit(a.key, b.key) || byCodeUnit(a.name, b.name));
+    return checkKeys(key, dir, files);
+  };
+
+  /** Duplicate keys are errors (both files named); keys equal but for case are warnings. */
+  const checkKeys = (agent: string, dir: string, files: ScorerFile[]): ScorerFile[] => {
+    const unique: ScorerFile[] = [];
+    const byLower = new Map<string, ScorerFile>();
+    for (let i = 0; i < files.length; i++) {
+      const file = files[i];
+      if (i > 0 && files[i - 1].key === file.key) {
+        const first = files[i - 1];
+        diagnostics.push(
+          diagnostic(
+            'SCORER_DUPLICATE_KEY',
+            agent,
+            `${dir}scorers/${file.name}`,
+            `Agent ${q(agent)}: scorer ${q(file.key)} is given by two files, ${dir}scorers/${first.name} and ${dir}scorers/${file.name}; rename or remove one.`,
+          ),
+        );
+        continue;
+      }
+      const lower = file.key.toLowerCase();
+      const other = byLower.get(lower);
+      if (other) {
+        diagnostics.push(
+          diagnostic(
+            'SCORER_KEY_CASE_COLLISION',
+            agent,
+            `${dir}scorers/${file.name}`,
+            `Agent ${q(agent)}: scorers ${q(other.key)} (${dir}scorers/${other.name}) and ${q(file.key)} differ only in case; they collide on case-insensitive file systems (macOS, Windows).`,
+          ),
+        );
+      } else {
+        byLower.set(lower, file);
+      }
+      unique.push(file);
+    }
+    return unique;
+  };
+
+  for (const agentsDir of input.agentsDirs) {
+    const entries = list(agentsDir);
+    if (!entries) {
+      diagnostics.push(
+        diagnostic('AGENTS_DIR_MISSING', null, relativeTo(root, agentsDir), `agentsDir ${q(relativeTo(root, agentsDir))} does not exist; no agents are registered from it.`),
+      );
+      // Watch the nearest existing parent so creating the folder later is noticed.
+      folders.push(toPosix(nearestExisting(agentsDir)));
+      continue;
+    }
+    folders.push(toPosix(agentsDir));
+    for (const name of sortedDirs(agentsDir, entries)) readAgent(name, path.join(agentsDir, name), 0);
+  }
+
+  agents.sort((a, b) => byCodeUnit(a.key, b.key));
+  return { agents, diagnostics, folders: [...new Set(folders)].sort(byCodeUnit) };
+}
+
+function sortedDirs(dir: string, entries = list(dir) ?? []): string[] {
+  return entries
+    .filter((e) => e.isDir && !isHidden(e.name))
+    .map((e) => e.name)
+    .sort(byCodeUnit);
+}
+
+function nearestExisting(p: string): string {
+  let current = p;
+  while (!fs.existsSync(current)) {
+    const parent = path.dirname(current);
+    if (parent === current) break;
+    current = parent;
+  }
+  return current;
+}

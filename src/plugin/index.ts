@@ -1,0 +1,154 @@
+/**
+ * The thin adapter from bundler hooks to the pure core. One plugin object serves Vite 7/8,
+ * Rollup 4 and Rolldown 1: only hooks and context methods that every host implements are used,
+ * and Vite-only hooks are simply ignored elsewhere.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { formatDiagnostic, type Diagnostic } from '../core/codes.js';
+import {
+  agentKeyOfResolvedId,
+  agentKeyOfSpecifier,
+  agentModule,
+  isOurId,
+  registryModule,
+  RESOLVED_ID,
+  resolvedAgentId,
+  VIRTUAL_ID,
+} from '../core/codegen.js';
+import { manifestJson } from '../core/manifest.js';
+import { checkOptions, withRoot, type Options, type ResolvedOptions } from '../core/options.js';
+import { analysersFor, plan, type Plan } from '../core/plan.js';
+import { scan, toPosix } from '../core/scan.js';
+import { createSourceCache } from './source-cache.js';
+
+export type { Options } from '../core/options.js';
+
+/** The registry helper the generated code imports, by absolute path so it resolves on every host and layout. */
+const HELPER = toPosix(fileURLToPath(new URL('../runtime/registry.js', import.meta.url)));
+
+const ID_FILTER = new RegExp(`^\\0${VIRTUAL_ID}`);
+
+// Loose structural types: the same object must satisfy Vite's, Rollup's and Rolldown's Plugin types,
+// which differ in details; each entry file gives the factory its host's return type.
+type Context = {
+  warn: (message: string) => void;
+  error: (message: string) => never;
+  addWatchFile: (id: string) => void;
+  emitFile: (file: { type: 'asset'; fileName: string; source: string }) => string;
+};
+
+export function agentScorers(userOptions?: Options) {
+  const checked = checkOptions(userOptions);
+  let hostRoot: string | undefined;
+  let options: ResolvedOptions | null = null;
+  let current: Plan | null = null;
+  let loadedThisBuild = false;
+  /** Printed diagnostics: reset per build; in a dev server kept, so each distinct warning prints once. */
+  const printed = new Set<string>();
+  let serving = false;
+  const sources = createSourceCache();
+
+  const resolved = (): ResolvedOptions =>
+    (options ??= withRoot(checked, hostRoot, (root) => fs.existsSync(path.join(root, 'tsconfig.json'))));
+
+  const currentPlan = (): Plan => {
+    if (current) return current;
+    const o = resolved();
+    const scanned = scan({ root: o.root, agentsDirs: o.agentsDirs, extensions: o.extensions, isExcluded: o.isExcluded });
+    current = plan(scanned, sources.analysers(analysersFor));
+    const live = new Set(current.diagnostics.map(formatDiagnostic));
+    // A fixed problem is forgotten, so it is reported again if it comes back.
+    for (const text of printed) if (!live.has(text)) printed.delete(text);
+    return current;
+  };
+
+  /** Reports diagnostics through the host: errors (and warnings under `strict`) stop the build. */
+  function report(ctx: Context, diagnostics: Diagnostic[]): void {
+    const errors: string[] = [];
+    for (const d of diagnostics) {
+      const text = formatDiagnostic(d);
+      if (d.severity === 'error' || checked.strict) errors.push(text);
+      else if (!printed.has(text)) {
+        printed.add(text);
+        ctx.warn(text);
+      }
+    }
+    if (errors.length > 0) ctx.error(errors.join('\n'));
+  }
+
+  return {
+    name: 'agent-scorers',
+    // Vite only: run our resolveId before Vite's resolver, which would stat each absolute path first.
+    enforce: 'pre' as const,
+
+    configResolved(config: { root: string; command: string }) {
+      hostRoot = config.root;
+      serving = config.command === 'serve';
+      options = null;
+    },
+
+    buildStart() {
+      loadedThisBuild = false;
+      if (!serving) {
+        // Every build (and every watch rebuild) reads the folders afresh; the source cache keeps
+        // unchanged files' analyses.
+        current = null;
+        printed.clear();
+      }
+    },
+
+    resolveId: {
+      filter: { id: /^virtual:agent-scorers|^\/|^[A-Za-z]:[\\/]/ },
+      handler(source: string, importer: string | undefined) {
+        if (source === VIRTUAL_ID) return RESOLVED_ID;
+        const agentKey = agentKeyOfSpecifier(source);
+        if (agentKey !== null) return resolvedAgentId(agentKey);
+        // Our own static imports point at files we just found; skip the host's lookup.
+        if (importer && isOurId(importer) && sources.isKnownFile(source)) return source;
+        return null;
+      },
+    },
+
+    load: {
+      filter: { id: ID_FILTER },
+      handler(this: Context, id: string) {
+        if (!isOurId(id)) return null;
+        loadedThisBuild = true;
+        const planned = currentPlan();
+        for (const folder of planned.folders) this.addWatchFile(folder);
+        const agentKey = agentKeyOfResolvedId(id);
+        if (agentKey === null) {
+          const keys = new Set(planned.agents.map((a) => a.folder.key));
+          report(this, planned.diagnostics.filter((d) => d.agent === null || !keys.has(d.agent)));
+          return { code: registryModule(planned, HELPER), moduleType: 'js' };
+        }
+        const agent = planned.agents.find((a) => a.folder.key === agentKey);
+        if (!agent) {
+          const known = planned.agents.map((a) => JSON.stringify(a.folder.key)).join(', ') || '(none)';
+          this.error(`Unknown agent ${JSON.stringify(agentKey)} in "${VIRTUAL_ID}/${agentKey}"; known agents: ${known}.`);
+        }
+        if (agent.folder.config) this.addWatchFile(`${agent.folder.path}/${agent.folder.config}`);
+        for (const file of agent.files) if (!file.imported) this.addWatchFile(file.path);
+        report(this, planned.diagnostics.filter((d) => d.agent === agentKey));
+        sources.rememberFiles(agent.files.filter((f) => f.imported).map((f) => f.path));
+        if (agent.importConfig) sources.rememberFiles([`${agent.folder.path}/${agent.folder.config}`]);
+        return { code: agentModule(agent, HELPER), moduleType: 'js' };
+      },
+    },
+
+    watchChange(id: string, change: { event: 'create' | 'update' | 'delete' }) {
+      if (change.event !== 'update' || isConfigFile(id)) current = null;
+    },
+
+    generateBundle(this: Context) {
+      if (!checked.manifest || !loadedThisBuild) return;
+      this.emitFile({ type: 'asset', fileName: checked.manifest, source: manifestJson(currentPlan().manifest) });
+    },
+  };
+}
+
+const isConfigFile = (id: string) => /(^|[\\/])config\.m?[jt]s$/.test(id);
+
+export default agentScorers;

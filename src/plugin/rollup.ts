@@ -1,0 +1,7 @@
+import type { Plugin } from 'rollup';
+import { agentScorers as create, type Options } from './index.js';
+
+export type { Options };
+/** The plugin typed as a rollup plugin; the object is the same on every host. */
+export const agentScorers = create as (options?: Options) => Plugin;
+export default agentScorers;

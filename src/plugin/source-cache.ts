@@ -1,0 +1,38 @@
+/**
+ * Memoises the static reading of config and scorer files by size and modification time, so a
+ * watch rebuild or a dev-server rescan only parses what changed.
+ */
+import fs from 'node:fs';
+import type { Analysers, SourceReader } from '../core/plan.js';
+
+export function createSourceCache() {
+  const known = new Set<string>();
+  const cache = new Map<string, { stamp: string; value: unknown }>();
+
+  function memo<T>(kind: string, compute: (p: string) => T): (p: string) => T {
+    return (p) => {
+      const stat = fs.statSync(p);
+      const stamp = `${kind}:${stat.size}:${stat.mtimeMs}`;
+      const key = `${kind}\0${p}`;
+      const hit = cache.get(key);
+      if (hit && hit.stamp === stamp) return hit.value as T;
+      const value = compute(p);
+      cache.set(key, { stamp, value });
+      return value;
+    };
+  }
+
+  const read: SourceReader = (p) => fs.readFileSync(p, 'utf8');
+
+  return {
+    analysers(make: (read: SourceReader) => Analysers): Analysers {
+      const raw = make(read);
+      return { config: memo('config', raw.config), scorer: memo('scorer', raw.scorer) };
+    },
+    /** Files our generated modules import: resolved by us without asking the host. */
+    rememberFiles(paths: string[]): void {
+      for (const p of paths) known.add(p);
+    },
+    isKnownFile: (p: string): boolean => known.has(p),
+  };
+}

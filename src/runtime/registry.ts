@@ -1,0 +1,272 @@
+/**
+ * The registry helper: the only runtime code that the generated `virtual:agent-scorers` modules
+ * import. It must stay tiny and free of model/AI code, so a bundle that only reads the registry
+ * carries nothing else.
+ */
+import {
+  collisionMessage,
+  formatDiagnostic,
+  functionFormMessage,
+  q,
+  type DiagnosticCode,
+} from '../core/codes.js';
+
+export type Sampling = { type: 'none' } | { type: 'ratio'; rate: number };
+
+/** Anything with a string `id` and a `run` function: this package's scorers and Mastra's `MastraScorer`. */
+export interface ScorerLike {
+  id: string;
+  run: (...args: any[]) => unknown;
+  [extra: string]: any;
+}
+
+export interface ScorerEntry<S extends ScorerLike = ScorerLike> {
+  scorer: S;
+  sampling?: Sampling;
+  /** Mastra's optional filter, passed through untouched. */
+  filter?: unknown;
+  [extra: string]: unknown;
+}
+
+export type ScorerRecord = Readonly<Record<string, ScorerEntry>>;
+export type ScorersFunction = (context: { requestContext?: unknown; [k: string]: unknown }) =>
+  | Record<string, ScorerEntry | ScorerLike>
+  | Promise<Record<string, ScorerEntry | ScorerLike>>;
+/** What the registry holds for one agent: exactly what Mastra's `new Agent({ scorers })` accepts. */
+export type ResolvedScorers = ScorerRecord | ScorersFunction;
+
+// Recognised by shape, never by class: Mastra's ESM and CJS builds have different classes.
+export function isScorer(value: unknown): value is ScorerLike {
+  return (
+    value !== null &&
+    (typeof value === 'object' || typeof value === 'function') &&
+    typeof (value as ScorerLike).id === 'string' &&
+    typeof (value as ScorerLike).run === 'function'
+  );
+}
+
+export function isScorerEntry(value: unknown): value is ScorerEntry {
+  return value !== null && typeof value === 'object' && isScorer((value as ScorerEntry).scorer);
+}
+
+/** null when `sampling` is absent or one of the two allowed forms; else what is wrong with it. */
+export function samplingProblem(sampling: unknown): string | null {
+  if (sampling === undefined) return null;
+  const s = sampling as { type?: unknown; rate?: unknown } | null;
+  if (s !== null && typeof s === 'object') {
+    if (s.type === 'none') return null;
+    if (s.type === 'ratio' && typeof s.rate === 'number' && s.rate >= 0 && s.rate <= 1) return null;
+  }
+  return `sampling must be { type: 'none' } or { type: 'ratio', rate } with 0 <= rate <= 1; got ${show(sampling)}`;
+}
+
+function show(value: unknown): string {
+  try {
+    const text = JSON.stringify(value);
+    if (text !== undefined) return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+  } catch {
+    // circular or BigInt: fall through to the type name
+  }
+  return typeof value === 'function' ? 'a function' : String(value);
+}
+
+/** What a value evidently is, for the SCORER_INVALID_EXPORT message. */
+export function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  switch (typeof value) {
+    case 'undefined':
+      return 'undefined';
+    case 'string':
+      return 'a string';
+    case 'number':
+    case 'bigint':
+      return 'a number';
+    case 'boolean':
+      return 'a boolean';
+    case 'function':
+      return 'a function';
+    case 'object':
+      if ('scorer' in value) return `an object whose "scorer" is ${describeValue((value as ScorerEntry).scorer)}`;
+      return `an object without "scorer", "id" or "run" (keys: ${Object.keys(value).slice(0, 6).join(', ') || 'none'})`;
+    default:
+      return typeof value;
+  }
+}
+
+export class ScorerRegistryError extends Error {
+  constructor(
+    readonly code: DiagnosticCode,
+    message: string,
+    readonly file: string | null,
+  ) {
+    super(formatDiagnostic({ code, message, file }));
+    this.name = 'ScorerRegistryError';
+  }
+}
+
+/**
+ * A bare scorer becomes `{ scorer }`; an entry is kept as written (same object) after its sampling is
+ * checked; anything else throws with code, agent, key and file.
+ */
+function normalise(agent: string, key: string, value: unknown, file: string | null, where: string): ScorerEntry {
+  if (isScorerEntry(value)) {
+    const problem = samplingProblem(value.sampling);
+    if (problem) {
+      throw new ScorerRegistryError('SCORER_INVALID_SAMPLING', `Agent ${q(agent)}: scorer ${q(key)}: ${problem}.`, file);
+    }
+    return value;
+  }
+  if (isScorer(value)) return { scorer: value };
+  throw new ScorerRegistryError(
+    'SCORER_INVALID_EXPORT',
+    `Agent ${q(agent)}: scorer ${q(key)}: ${where} is ${describeValue(value)}, not a scorer or a { scorer, sampling } entry.`,
+    file,
+  );
+}
+
+const printed = new Set<string>();
+/** Run-time warnings print once per process even when a module is evaluated twice (SSR + client, tests). */
+function warnOnce(message: string): void {
+  if (printed.has(message)) return;
+  printed.add(message);
+  console.warn(message);
+}
+
+function freezeRecord(pairs: Iterable<readonly [string, unknown]>): any {
+  // Null prototype: `__proto__`, `constructor` and `toString` are ordinary keys here.
+  const record = Object.create(null);
+  for (const [key, value] of pairs) record[key] = value;
+  return Object.freeze(record);
+}
+
+const own = (object: object, key: string) => Object.prototype.hasOwnProperty.call(object, key);
+
+interface MergeOptions {
+  /** Receives each merge warning's printed text; default `console.warn`. */
+  onWarn?: (message: string) => void;
+}
+
+/**
+ * Mastra's precedence as a plain function: a function `config.scorers` wins wholesale; a record
+ * overrides colliding keys (which keep their place) and appends its own keys in its order;
+ * discovered scorers fill the rest. Returns exactly what the registry holds for the agent.
+ */
+export function mergeScorers(
+  agentKey: string,
+  discovered: Record<string, unknown>,
+  configScorers: unknown,
+  options: MergeOptions = {},
+): ResolvedScorers {
+  const files = Object.keys(discovered).map((key): DiscoveredFile => [key, discovered[key], null]);
+  return merge(agentKey, null, files, configScorers, null, options.onWarn ?? console.warn);
+}
+
+/**
+ * One discovered file: `[key, defaultExport, file]`, or `[key, file]` when the build saw that the
+ * config overrides it and therefore did not import it (the build has already warned about it).
+ */
+type DiscoveredFile = readonly [key: string, value: unknown, file: string | null] | readonly [key: string, file: string];
+
+function merge(
+  agent: string,
+  scorersDir: string | null,
+  files: readonly DiscoveredFile[],
+  configScorers: unknown,
+  configFile: string | null,
+  warn: (message: string) => void,
+): ResolvedScorers {
+  const imported = files.filter((f) => f.length === 3);
+  if (typeof configScorers === 'function') {
+    if (imported.length > 0) {
+      const dir = scorersDir ?? `${agent}/scorers/`;
+      warn(formatDiagnostic({ code: 'CONFIG_SCORERS_FUNCTION', message: functionFormMessage(agent, dir), file: configFile }));
+    }
+    return configScorers as ScorersFunction;
+  }
+  const config = configScorers !== null && typeof configScorers === 'object' ? (configScorers as Record<string, unknown>) : null;
+  if (configScorers != null && !config) {
+    throw new ScorerRegistryError(
+      'SCORER_INVALID_EXPORT',
+      `Agent ${q(agent)}: config.scorers is ${describeValue(configScorers)}, not a record or a function.`,
+      configFile,
+    );
+  }
+  const entries = new Map<string, ScorerEntry | null>();
+  for (const file of files) {
+    const [key] = file;
+    if (file.length === 2) {
+      if (!config || !own(config, key)) {
+        // The static reading promised that config.scorers overrides this key; it does not, and
+        // dropping the file silently would lose a scorer.
+        throw new ScorerRegistryError(
+          'SCORER_KEY_COLLISION',
+          `Agent ${q(agent)}: the build read scorer ${q(key)} in config.scorers, but at run time it is not there; the file was not bundled. Please report this config shape.`,
+          configFile,
+        );
+      }
+      entries.set(key, null);
+    } else {
+      const path = file[2];
+      if (config && own(config, key)) {
+        warn(formatDiagnostic({ code: 'SCORER_KEY_COLLISION', message: collisionMessage(agent, key), file: configFile }));
+        entries.set(key, null);
+      } else {
+        entries.set(key, normalise(agent, key, file[1], path, 'the default export'));
+      }
+    }
+  }
+  if (config) {
+    for (const key of Object.keys(config)) {
+      entries.set(key, normalise(agent, key, config[key], configFile, `config.scorers[${q(key)}]`));
+    }
+  }
+  return freezeRecord(entries as Map<string, ScorerEntry>);
+}
+
+/**
+ * Called by the generated per-agent module. `dir` is the agent folder relative to root with a
+ * trailing slash; `files` hold scorer file names relative to `<dir>scorers/`; `configName` is the
+ * config file name inside `dir`, or '' without one. Keeping paths split this way keeps the
+ * generated code short on large trees.
+ */
+export function defineAgent(
+  agent: string,
+  dir: string,
+  files: readonly DiscoveredFile[],
+  config: unknown,
+  configName: string,
+): ResolvedScorers {
+  const scorersDir = `${dir}scorers/`;
+  const withPaths = files.map((f): DiscoveredFile => (f.length === 3 ? [f[0], f[1], scorersDir + f[2]] : f));
+  const configScorers = config !== null && typeof config === 'object' ? (config as { scorers?: unknown }).scorers : undefined;
+  return merge(agent, scorersDir, withPaths, configScorers, configName ? dir + configName : null, warnOnce);
+}
+
+/** The default export of `virtual:agent-scorers`: agent key → resolved scorers, frozen, null prototype. */
+export function defineRegistry(agents: ReadonlyArray<readonly [string, ResolvedScorers]>): Readonly<Record<string, ResolvedScorers>> {
+  return freezeRecord(agents);
+}
+
+/** Backs the `resolveScorers` export: the record for any agent, calling the function form if needed. */
+export function createResolver(registry: Readonly<Record<string, ResolvedScorers>>) {
+  return async function resolveScorers(agentKey: string, options: { requestContext?: unknown } = {}): Promise<ScorerRecord> {
+    if (!own(registry, agentKey)) {
+      const known = Object.keys(registry).map(q).join(', ') || '(none)';
+      throw new Error(`agent-scorers: unknown agent ${q(agentKey)}; known agents: ${known}.`);
+    }
+    const value = registry[agentKey];
+    if (typeof value !== 'function') return value;
+    const result = await value({ requestContext: options.requestContext });
+    if (result === null || typeof result !== 'object') {
+      throw new ScorerRegistryError(
+        'SCORER_INVALID_EXPORT',
+        `Agent ${q(agentKey)}: config.scorers() returned ${describeValue(result)}, not a record.`,
+        null,
+      );
+    }
+    return freezeRecord(
+      Object.keys(result).map((key) => [key, normalise(agentKey, key, result[key], null, `config.scorers()[${q(key)}]`)] as const),
+    );
+  };
+}
