@@ -142,9 +142,13 @@ export function agentScorers(userOptions?: Options) {
       if (change.event !== 'update' || isConfigFile(id)) current = null;
     },
 
-    generateBundle(this: Context) {
-      if (!checked.manifest || !loadedThisBuild) return;
-      this.emitFile({ type: 'asset', fileName: checked.manifest, source: manifestJson(currentPlan().manifest) });
+    generateBundle: {
+      // Late, because Vite drops assets from SSR builds in its own generateBundle.
+      order: 'post' as const,
+      handler(this: Context) {
+        if (!checked.manifest || !loadedThisBuild) return;
+        this.emitFile({ type: 'asset', fileName: checked.manifest, source: manifestJson(currentPlan().manifest) });
+      },
     },
   };
 }

@@ -1,0 +1,128 @@
+/**
+ * Builds a fixture project with a real host CLI in a child process, exactly as a user would run
+ * it, and returns the printed output and the built module. The plugin comes from `dist/` (built by
+ * `npm test` first), so the tests exercise what ships.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+export const REPO = path.resolve(import.meta.dirname, '../..');
+export const FIXTURES = path.join(REPO, 'test/fixtures');
+const TMP = path.join(REPO, 'test/.tmp');
+const PLUGIN = path.join(REPO, 'dist/plugin');
+
+export type Host = 'vite8' | 'vite7' | 'rollup' | 'rolldown';
+export const HOSTS: Host[] = ['vite8', 'vite7', 'rollup', 'rolldown'];
+
+const CLI: Record<Host, string[]> = {
+  vite8: ['node_modules/vite/bin/vite.js', 'build', '--config', 'vite.config.mjs'],
+  vite7: ['node_modules/vite7/bin/vite.js', 'build', '--config', 'vite.config.mjs'],
+  rollup: ['node_modules/rollup/dist/bin/rollup', '-c', 'rollup.config.mjs'],
+  rolldown: ['node_modules/rolldown/bin/cli.mjs', '-c', 'rolldown.config.mjs'],
+};
+
+// Bare imports stay external on every host, as they would in a server bundle.
+const EXTERNAL = String.raw`/^(?![./\0]|[A-Za-z]:|virtual:)/`;
+
+function configFor(host: Host, pluginOptions: string): string {
+  const plugin = JSON.stringify(path.join(PLUGIN, host === 'vite7' || host === 'vite8' ? 'vite.js' : `${host}.js`));
+  switch (host) {
+    case 'vite8':
+    case 'vite7':
+      return `import agentScorers from ${plugin};
+export default {
+  logLevel: 'warn',
+  plugins: [agentScorers(${pluginOptions})],
+  build: {
+    ssr: 'src/main.ts',
+    outDir: 'dist',
+    emptyOutDir: true,
+    minify: false,
+    ${host === 'vite8' ? 'rolldownOptions' : 'rollupOptions'}: { output: { entryFileNames: 'main.js', format: 'es' } },
+  },
+  ssr: { noExternal: [] },
+};
+`;
+    case 'rollup':
+      return `import typescript from ${JSON.stringify(path.join(REPO, 'node_modules/@rollup/plugin-typescript/dist/es/index.js'))};
+import agentScorers from ${plugin};
+export default {
+  input: 'src/main.ts',
+  external: ${EXTERNAL},
+  plugins: [agentScorers(${pluginOptions}), typescript({ tsconfig: false, noEmitOnError: false, compilerOptions: { target: 'es2022', module: 'esnext', moduleResolution: 'bundler', skipLibCheck: true, noCheck: true }, include: ['**/*.ts', '**/*.mts'] })],
+  output: { file: 'dist/main.js', format: 'es' },
+};
+`;
+    case 'rolldown':
+      return `import agentScorers from ${plugin};
+export default {
+  input: 'src/main.ts',
+  external: ${EXTERNAL},
+  plugins: [agentScorers(${pluginOptions})],
+  output: { file: 'dist/main.js', format: 'es' },
+};
+`;
+  }
+}
+
+export interface BuildResult {
+  host: Host;
+  dir: string;
+  code: number | null;
+  /** stdout and stderr interleaved as printed, without colour. */
+  output: string;
+  /** Imports the built `dist/main.js`. */
+  load: () => Promise<any>;
+  bundle: () => string;
+}
+
+let counter = 0;
+
+/** Copies `fixture` (a folder under test/fixtures, or an absolute folder) to a fresh temp folder. */
+export function prepare(fixture: string, host: string): string {
+  const source = path.isAbsolute(fixture) ? fixture : path.join(FIXTURES, fixture);
+  const dir = path.join(TMP, `${path.basename(fixture)}-${host}-${process.pid}-${counter++}`);
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(dir, { recursive: true });
+  fs.cpSync(source, dir, { recursive: true, verbatimSymlinks: true });
+  return dir;
+}
+
+export async function build(
+  host: Host,
+  fixture: string,
+  { pluginOptions = '{ dts: false }', dir = prepare(fixture, host) }: { pluginOptions?: string; dir?: string } = {},
+): Promise<BuildResult> {
+  fs.writeFileSync(path.join(dir, host.startsWith('vite') ? 'vite.config.mjs' : `${host}.config.mjs`), configFor(host, pluginOptions));
+  const [script, ...args] = CLI[host];
+  const { code, output } = await run(process.execPath, [path.join(REPO, script), ...args], dir);
+  const main = path.join(dir, 'dist/main.js');
+  return {
+    host,
+    dir,
+    code,
+    output,
+    load: () => import(`${pathToFileURL(main).href}?t=${Date.now()}`),
+    bundle: () => fs.readFileSync(main, 'utf8'),
+  };
+}
+
+export function run(command: string, args: string[], cwd: string, env: Record<string, string> = {}): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, {
+      cwd,
+      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', CI: '1', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, output: output.replace(/\x1b\[[0-9;]*m/g, '') }));
+  });
+}
+
+/** How many times `needle` occurs in `haystack`. */
+export const count = (haystack: string, needle: string): number => haystack.split(needle).length - 1;
