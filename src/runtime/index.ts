@@ -1,0 +1,47 @@
+/**
+ * `agent-scorers`: the runtime. The registry helpers come from `./registry.js` (tiny, no model code);
+ * everything that may call a model loads `ai` lazily, only when a judge is actually called.
+ */
+export { mergeScorers, isScorer, isScorerEntry } from './registry.js';
+export type { ScorerLike, ScorerEntry, Sampling } from './registry.js';
+
+export {
+  createScorer,
+  Scorer,
+  ScorerRunError,
+  notScorable,
+  isNotScorable,
+} from './scorer.js';
+export type {
+  ScorerConfig,
+  ScorerJudgeConfig,
+  ScorerType,
+  ScorerRun,
+  ScorerRunResult,
+  ScorerStepName,
+  StepContext,
+  StepDefinition,
+  StepJudgeRequest,
+  FunctionStep,
+  PromptStep,
+  JudgeExecution,
+  StepUsage,
+  NotScorable,
+} from './scorer.js';
+
+export { shouldSample } from './sampling.js';
+export type { SamplingContext } from './sampling.js';
+
+export { JudgeOutputError } from './model.js';
+export type { ModelInput, ModelSettings, LanguageModelLike, JudgeUsage } from './model.js';
+
+export { createAnswerRelevancyScorer } from './relevancy.js';
+export type { AnswerRelevancyConfig, AnswerRelevancyOptions, RelevancyVerdict, Verdict } from './relevancy.js';
+
+export { offlineJudge } from './offline-judge.js';
+export type { OfflineJudge } from './offline-judge.js';
+
+export { runEvals, RunEvalsError } from './run-evals.js';
+export type { RunEvalsConfig, RunEvalsResult, EvalItem, EvalScorers, EvalTarget, ItemCompleteEvent } from './run-evals.js';
+
+export { getUserMessageFromRunInput, getAssistantMessageFromRunOutput } from './messages.js';
