@@ -17,13 +17,13 @@ const WARNINGS = [
 describe.each(HOSTS)('basic fixture on %s', (host) => {
   let result: BuildResult;
   let m: any;
-  const warn = vi.spyOn(console, 'warn');
+  let warn: ReturnType<typeof vi.spyOn>;
 
   beforeAll(async () => {
     result = await build(host, 'basic', { pluginOptions: '{ dts: false, manifest: true }' });
     expect(result.output).not.toMatch(/error/i);
     expect(result.code).toBe(0);
-    warn.mockClear();
+    warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     m = await result.load();
   });
   afterAll(() => warn.mockRestore());
