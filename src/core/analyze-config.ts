@@ -1,0 +1,207 @@
+/**
+ * Reads an agent's `config.ts` without running it: is `config.scorers` evidently absent, a record
+ * (which keys, which literal sampling) or a function? Anything not evident is 'unknown' and left to
+ * run time. Never throws.
+ */
+import type { Node, ObjectExpression } from 'oxc-parser';
+import {
+  NOT_LITERAL,
+  evalLiteral,
+  findDefaultExport,
+  isProtoSetter,
+  lookupProperty,
+  parseModule,
+  propertyKey,
+  resolveTopLevel,
+  unwrap,
+  type ModuleScope,
+} from './ast.js';
+
+export type Sampling = { type: 'none' } | { type: 'ratio'; rate: number };
+/** A literal sampling value as written. */
+export type StaticSampling =
+  | { kind: 'absent' }
+  | { kind: 'valid'; value: Sampling }
+  | { kind: 'invalid'; detail: string }
+  | { kind: 'unknown' };
+
+export interface ConfigAnalysis {
+  /** How config.scorers is seen: none (evidently absent), record, function, unknown (not statically evident). */
+  kind: 'none' | 'record' | 'function' | 'unknown';
+  /** For 'record': keys written literally, in JS own-key creation order (first position kept), deduplicated. */
+  keys: string[];
+  /** For 'record': spreads or non-literal computed keys may add keys at run time. */
+  open: boolean;
+  /** For 'record': per literal key, the statically known sampling of its entry. A Map, so any key is safe. */
+  sampling: Map<string, StaticSampling>;
+}
+
+// Shared and frozen: callers read these, they never own them.
+const UNKNOWN: StaticSampling = Object.freeze({ kind: 'unknown' });
+const ABSENT: StaticSampling = Object.freeze({ kind: 'absent' });
+
+/**
+ * null when `value` is an allowed sampling (or undefined, i.e. absent), else the problem in words.
+ * Extra properties are tolerated, as at run time.
+ */
+export function describeSamplingProblem(value: unknown): string | null {
+  if (value === undefined) return null;
+  if (typeof value === 'object' && value !== null) {
+    const { type, rate } = value as { type?: unknown; rate?: unknown };
+    if (type === 'none') return null;
+    if (type === 'ratio' && typeof rate === 'number' && rate >= 0 && rate <= 1) return null;
+  }
+  return `sampling must be { type: 'none' } or { type: 'ratio', rate } with 0 <= rate <= 1; got ${formatValue(value, 0)}`;
+}
+
+const MAX_FORMAT = 100;
+
+/** JS-like rendering of a plain literal value for messages, bounded in size. */
+function formatValue(value: unknown, depth: number): string {
+  const text = formatInner(value, depth);
+  return text.length > MAX_FORMAT ? `${text.slice(0, MAX_FORMAT - 3)}...` : text;
+}
+
+function formatInner(value: unknown, depth: number): string {
+  switch (typeof value) {
+    case 'string': {
+      const shown = value.length > 40 ? `${value.slice(0, 37)}...` : value;
+      return `'${shown.replace(/[\\']/g, '\\$&').replace(/\n/g, '\\n')}'`;
+    }
+    case 'number':
+      return Object.is(value, -0) ? '-0' : String(value);
+    case 'bigint':
+      return `${value}n`;
+    case 'object': {
+      if (value === null) return 'null';
+      if (depth > 2) return Array.isArray(value) ? '[...]' : '{...}';
+      if (Array.isArray(value)) return `[${value.map((item) => formatInner(item, depth + 1)).join(', ')}]`;
+      const parts = Object.keys(value).map((key) => {
+        const name = /^[A-Za-z_$][\w$]*$/.test(key) ? key : formatInner(key, depth + 1);
+        return `${name}: ${formatInner((value as Record<string, unknown>)[key], depth + 1)}`;
+      });
+      return parts.length === 0 ? '{}' : `{ ${parts.join(', ')} }`;
+    }
+    case 'function':
+      return 'a function';
+    default:
+      return String(value);
+  }
+}
+
+/** The sampling of an entry object literal: its `sampling` property as it will be at run time. */
+export function readSampling(entry: ObjectExpression, scope: ModuleScope): StaticSampling {
+  const lookup = lookupProperty(entry, 'sampling', scope);
+  if (lookup.kind === 'missing') return ABSENT;
+  if (lookup.kind === 'unknown') return UNKNOWN;
+  const property = lookup.property;
+  if (property.kind !== 'init' || property.method) return UNKNOWN;
+  const value = evalLiteral(property.value, scope);
+  if (value === NOT_LITERAL) return UNKNOWN;
+  if (value === undefined) return ABSENT;
+  const detail = describeSamplingProblem(value);
+  if (detail !== null) return { kind: 'invalid', detail };
+  const { type, rate } = value as { type: string; rate?: number };
+  return { kind: 'valid', value: type === 'none' ? { type: 'none' } : { type: 'ratio', rate: rate as number } };
+}
+
+function analysis(kind: ConfigAnalysis['kind']): ConfigAnalysis {
+  return { kind, keys: [], open: false, sampling: new Map() };
+}
+
+export function analyzeConfig(source: string, filename: string): ConfigAnalysis {
+  try {
+    const scope = parseModule(source, filename);
+    if (scope === null) return analysis('unknown');
+    const exported = findDefaultExport(scope);
+    // A config without a default export has no scorers at run time either.
+    if (exported.kind === 'none') return analysis('none');
+    if (exported.kind !== 'local') return analysis('unknown');
+    const config = configObject(exported.node, scope);
+    if (config === null) return analysis('unknown');
+    const lookup = lookupProperty(config, 'scorers', scope);
+    if (lookup.kind !== 'found') return analysis(lookup.kind === 'missing' ? 'none' : 'unknown');
+    const property = lookup.property;
+    if (property.method) return analysis('function');
+    if (property.kind !== 'init') return analysis('unknown');
+    return scorersValue(property.value, scope, 0);
+  } catch {
+    return analysis('unknown');
+  }
+}
+
+const MAX_FOLLOW = 3;
+
+/**
+ * The config object literal behind the default export. A call whose first argument is an object
+ * literal (`agentConfig({...})`, `x.defineConfig({...})`) counts as that object: we assume config
+ * helpers return their argument's fields.
+ */
+function configObject(node: Node, scope: ModuleScope): ObjectExpression | null {
+  let current = node;
+  for (let hop = 0; hop <= MAX_FOLLOW; hop++) {
+    const n = unwrap(current);
+    if (n.type === 'ObjectExpression') return n;
+    if (n.type === 'CallExpression') {
+      const first = n.arguments[0];
+      if (first === undefined || first.type === 'SpreadElement') return null;
+      const argument = unwrap(first);
+      return argument.type === 'ObjectExpression' ? argument : null;
+    }
+    if (n.type !== 'Identifier') return null;
+    const target = resolveTopLevel(n.name, scope);
+    if (target === null) return null;
+    current = target;
+  }
+  return null;
+}
+
+function scorersValue(node: Node, scope: ModuleScope, depth: number): ConfigAnalysis {
+  const n = unwrap(node);
+  switch (n.type) {
+    case 'ObjectExpression':
+      return record(n, scope);
+    case 'ArrowFunctionExpression':
+    case 'FunctionExpression':
+    case 'FunctionDeclaration':
+      return analysis('function');
+    case 'Identifier': {
+      const value = evalLiteral(n, scope);
+      if (value === undefined) return analysis('none');
+      const target = depth < MAX_FOLLOW ? resolveTopLevel(n.name, scope) : null;
+      return target === null ? analysis('unknown') : scorersValue(target, scope, depth + 1);
+    }
+    case 'Literal':
+      return analysis(n.value === null ? 'none' : 'unknown');
+    case 'UnaryExpression':
+      return analysis(n.operator === 'void' && evalLiteral(n, scope) !== NOT_LITERAL ? 'none' : 'unknown');
+    default:
+      return analysis('unknown');
+  }
+}
+
+function record(object: ObjectExpression, scope: ModuleScope): ConfigAnalysis {
+  const sampling = new Map<string, StaticSampling>();
+  let open = false;
+  for (const property of object.properties) {
+    let key: string | null = null;
+    if (property.type !== 'SpreadElement') {
+      if (isProtoSetter(property)) continue;
+      key = propertyKey(property, scope);
+    }
+    if (key === null) {
+      // A spread or computed key may also replace the value of any key written before it.
+      open = true;
+      for (const earlier of sampling.keys()) sampling.set(earlier, UNKNOWN);
+      continue;
+    }
+    const plain = property.type === 'Property' && property.kind === 'init' && !property.method;
+    sampling.set(key, plain ? entrySampling(property.value, scope) : UNKNOWN);
+  }
+  return { kind: 'record', keys: [...sampling.keys()], open, sampling };
+}
+
+function entrySampling(node: Node, scope: ModuleScope): StaticSampling {
+  const n = unwrap(node);
+  return n.type === 'ObjectExpression' ? readSampling(n, scope) : UNKNOWN;
+}

@@ -1,0 +1,150 @@
+/**
+ * Reads a scorer file without running it: does it have a default export, and is that export evidently
+ * not a scorer or entry (a build error) or an entry with invalid literal sampling? Only what is evident
+ * from literals and literal-like syntax is judged; calls, imports and members are left to run time.
+ * Never throws.
+ */
+import type { Class, Node, ObjectExpression } from 'oxc-parser';
+import {
+  NOT_LITERAL,
+  evalLiteral,
+  findDefaultExport,
+  isReferencedAtMost,
+  lookupProperty,
+  parseModule,
+  resolveTopLevel,
+  unwrap,
+  type ModuleScope,
+} from './ast.js';
+import { readSampling, type StaticSampling } from './analyze-config.js';
+
+export interface ScorerFileAnalysis {
+  /** false only when the module evidently has no default export (ESM syntax present and no default export of any form). */
+  hasDefault: boolean;
+  /** A statically visible problem with the default export, else null. */
+  problem: null | { code: 'SCORER_INVALID_EXPORT'; detail: string } | { code: 'SCORER_INVALID_SAMPLING'; detail: string };
+  /** The literal sampling of an entry default export where statically known. */
+  sampling: StaticSampling;
+  /** What the default export evidently is. */
+  shape: 'scorer' | 'entry' | 'unknown';
+}
+
+function unknownExport(hasDefault = true): ScorerFileAnalysis {
+  return { hasDefault, problem: null, sampling: { kind: 'unknown' }, shape: 'unknown' };
+}
+
+function invalid(detail: string): ScorerFileAnalysis {
+  return { hasDefault: true, problem: { code: 'SCORER_INVALID_EXPORT', detail }, sampling: { kind: 'unknown' }, shape: 'unknown' };
+}
+
+export function analyzeScorer(source: string, filename: string): ScorerFileAnalysis {
+  try {
+    const scope = parseModule(source, filename);
+    if (scope === null) return unknownExport();
+    const exported = findDefaultExport(scope);
+    if (exported.kind === 'none') return unknownExport(false);
+    if (exported.kind !== 'local') return unknownExport();
+    return classify(exported.node, scope, false);
+  } catch {
+    return unknownExport();
+  }
+}
+
+function classify(node: Node, scope: ModuleScope, followed: boolean): ScorerFileAnalysis {
+  const n = unwrap(node);
+  if (n.type === 'ObjectExpression') return classifyObject(n, scope);
+  if (n.type === 'Identifier' && !followed) {
+    const target = resolveTopLevel(n.name, scope);
+    if (target !== null) return classify(target, scope, true);
+  }
+  // `export default function f() {}` binds `f`, which could get `id`/`run` assigned elsewhere.
+  const named = (n.type === 'FunctionDeclaration' || n.type === 'ClassDeclaration') && n.id !== null;
+  if (named && !followed && !isReferencedAtMost(n.id!.name, scope, 1)) return unknownExport();
+  const detail = evidentNonScorer(n, scope);
+  return detail === null ? unknownExport() : invalid(detail);
+}
+
+/**
+ * What a value evidently is when it can never be a scorer (a string `id` plus a `run` function), or
+ * null when that is not evident. Functions cannot carry `id`/`run` unless assigned later, which the
+ * callers rule out; classes can, through static members.
+ */
+function evidentNonScorer(node: Node, scope: ModuleScope): string | null {
+  const n = unwrap(node);
+  switch (n.type) {
+    case 'ArrowFunctionExpression':
+    case 'FunctionExpression':
+    case 'FunctionDeclaration':
+      return 'a function';
+    case 'ClassExpression':
+    case 'ClassDeclaration':
+      return mayHaveStaticScorerMembers(n) ? null : 'a class';
+    case 'ArrayExpression':
+      return 'an array';
+    case 'TemplateLiteral':
+      return 'a string';
+    case 'UnaryExpression':
+      if (n.operator === 'typeof') return 'a string';
+      if (n.operator === '!') return 'a boolean';
+      if (n.operator === 'void') return 'undefined';
+      break;
+  }
+  if (n.type === 'ObjectExpression') return null;
+  const value = evalLiteral(n, scope);
+  return value === NOT_LITERAL ? null : describePrimitive(value);
+}
+
+function describePrimitive(value: unknown): string | null {
+  if (value === null) return 'null';
+  switch (typeof value) {
+    case 'undefined':
+      return 'undefined';
+    case 'string':
+      return 'a string';
+    case 'number':
+      return 'a number';
+    case 'bigint':
+      return 'a bigint';
+    case 'boolean':
+      return 'a boolean';
+    default:
+      return null;
+  }
+}
+
+/** Static members, a superclass or decorators can all give a class `id` and `run`. */
+function mayHaveStaticScorerMembers(node: Class): boolean {
+  if (node.superClass !== null || node.decorators.length > 0) return true;
+  for (const member of node.body.body) {
+    if (member.type === 'StaticBlock') return true;
+    if (member.type === 'TSIndexSignature' || !member.static) continue;
+    if (member.computed) return true;
+    const key = member.key;
+    const name = key.type === 'Identifier' ? key.name : key.type === 'Literal' ? String(key.value) : null;
+    if (name === 'id' || name === 'run' || name === 'scorer') return true;
+  }
+  return false;
+}
+
+function classifyObject(object: ObjectExpression, scope: ModuleScope): ScorerFileAnalysis {
+  const scorer = lookupProperty(object, 'scorer', scope);
+  const id = lookupProperty(object, 'id', scope);
+  const run = lookupProperty(object, 'run', scope);
+  if (scorer.kind === 'unknown' || id.kind === 'unknown' || run.kind === 'unknown') return unknownExport();
+  const looksLikeScorer = id.kind === 'found' && run.kind === 'found';
+  if (scorer.kind === 'found') {
+    // With `scorer`, `id` and `run` all present, which check wins depends on runtime values.
+    if (looksLikeScorer) return unknownExport();
+    const property = scorer.property;
+    const inner =
+      property.method ? 'a function' : property.kind === 'init' ? evidentNonScorer(property.value, scope) : null;
+    if (inner !== null) return invalid(`an object whose "scorer" is ${inner}`);
+    const sampling = readSampling(object, scope);
+    const problem = sampling.kind === 'invalid' ? { code: 'SCORER_INVALID_SAMPLING' as const, detail: sampling.detail } : null;
+    return { hasDefault: true, problem, sampling, shape: 'entry' };
+  }
+  if (looksLikeScorer) return { hasDefault: true, problem: null, sampling: { kind: 'absent' }, shape: 'scorer' };
+  if (id.kind === 'found') return invalid('an object with "id" but without "run" or "scorer"');
+  if (run.kind === 'found') return invalid('an object with "run" but without "id" or "scorer"');
+  return invalid('an object without "scorer", "id" or "run"');
+}
