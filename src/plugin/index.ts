@@ -17,10 +17,12 @@ import {
   resolvedAgentId,
   VIRTUAL_ID,
 } from '../core/codegen.js';
+import { dtsAgents, generateDts, writeDtsFile } from '../core/dts.js';
 import { manifestJson } from '../core/manifest.js';
 import { checkOptions, withRoot, type Options, type ResolvedOptions } from '../core/options.js';
 import { analysersFor, plan, type Plan } from '../core/plan.js';
 import { scan, toPosix } from '../core/scan.js';
+import { watchAgents } from './dev.js';
 import { createSourceCache } from './source-cache.js';
 
 export type { Options } from '../core/options.js';
@@ -61,21 +63,26 @@ export function agentScorers(userOptions?: Options) {
     const live = new Set(current.diagnostics.map(formatDiagnostic));
     // A fixed problem is forgotten, so it is reported again if it comes back.
     for (const text of printed) if (!live.has(text)) printed.delete(text);
+    // Rewritten only when its content changes; written again if deleted.
+    if (o.dtsFile) writeDtsFile(o.dtsFile, generateDts(dtsAgents(current)));
     return current;
   };
 
-  /** Reports diagnostics through the host: errors (and warnings under `strict`) stop the build. */
-  function report(ctx: Context, diagnostics: Diagnostic[]): void {
-    const errors: string[] = [];
-    for (const d of diagnostics) {
+  /**
+   * Reports through the host: warnings in `scope` print once; every error in `errorScope` (and, under
+   * `strict`, every warning there) stops the build in one message, so a user sees all problems at once.
+   */
+  function report(ctx: Context, scope: Diagnostic[], errorScope: Diagnostic[] = scope): void {
+    const isError = (d: Diagnostic) => d.severity === 'error' || checked.strict;
+    const errors = errorScope.filter(isError).map(formatDiagnostic);
+    if (errors.length > 0) ctx.error(errors.join('\n'));
+    for (const d of scope) {
       const text = formatDiagnostic(d);
-      if (d.severity === 'error' || checked.strict) errors.push(text);
-      else if (!printed.has(text)) {
+      if (!printed.has(text)) {
         printed.add(text);
         ctx.warn(text);
       }
     }
-    if (errors.length > 0) ctx.error(errors.join('\n'));
   }
 
   return {
@@ -121,7 +128,8 @@ export function agentScorers(userOptions?: Options) {
         const agentKey = agentKeyOfResolvedId(id);
         if (agentKey === null) {
           const keys = new Set(planned.agents.map((a) => a.folder.key));
-          report(this, planned.diagnostics.filter((d) => d.agent === null || !keys.has(d.agent)));
+          // Agents' own warnings print from their modules, which every registry build loads.
+          report(this, planned.diagnostics.filter((d) => d.agent === null || !keys.has(d.agent)), planned.diagnostics);
           return { code: registryModule(planned, HELPER), moduleType: 'js' };
         }
         const agent = planned.agents.find((a) => a.folder.key === agentKey);
