@@ -45,17 +45,20 @@ export function keyTerms(text: string): Set<string> {
   return new Set(words.filter((w) => !STOP_WORDS.has(w)).map(stem).filter((w) => w.length > 1 || /\d/.test(w)));
 }
 
-const CUES: Array<{ question: RegExp; answer: RegExp; label: string }> = [
-  { question: /\bhow (many|much|old|long|far|big|tall|fast)\b|\bwhat (year|time|percentage|number)\b/i, answer: /\d/, label: 'a number' },
+/** Answer-type cues. A strong cue (the very kind of information asked for) counts as an answer by itself. */
+const CUES: Array<{ question: RegExp; answer: RegExp; label: string; strong?: boolean }> = [
+  { question: /\bhow (many|much|old|long|far|big|tall|fast)\b|\bwhat (year|time|percentage|number)\b/i, answer: /\d/, label: 'a number', strong: true },
   {
     question: /\bwhen\b/i,
     answer: /\d|\b(today|tomorrow|yesterday|morning|evening|night|week|month|year|century|january|february|march|april|may|june|july|august|september|october|november|december)\b/i,
     label: 'a time or date',
+    strong: true,
   },
   {
     question: /\bweather|temperature|forecast|rain|sunny|climate\b/i,
     answer: /°|\b(sunny|sun|rain\w*|cloud\w*|wind\w*|snow\w*|storm\w*|fog\w*|humid\w*|degrees?|celsius|fahrenheit|warm|cold|hot|mild|forecast|temperature)\b/i,
     label: 'weather terms',
+    strong: true,
   },
   { question: /\bwho\b/i, answer: /(^|\s)\S*[\p{Lu}]\p{Ll}+\s+[\p{Lu}]\p{Ll}+/u, label: 'a name' },
   { question: /\bwhere\b/i, answer: /\b(in|at|near|north|south|east|west|located)\b/i, label: 'a place' },
@@ -69,8 +72,9 @@ export function heuristicVerdict(question: string, statement: string): { result:
   const needed = Math.max(1, Math.min(questionTerms.size, 4));
   const ratio = shared.length / needed;
   const sharedText = shared.slice(0, 4).map((t) => `"${t}"`).join(', ');
-  if (ratio >= 0.5 || (shared.length > 0 && cue)) {
-    return { result: 'yes', reason: `${TAG} shares ${sharedText} with the question${cue ? ` and gives ${cue.label}` : ''}` };
+  if (ratio >= 0.5 || (cue && (shared.length > 0 || cue.strong))) {
+    const parts = [shared.length > 0 ? `shares ${sharedText} with the question` : '', cue ? `gives ${cue.label}` : ''].filter(Boolean);
+    return { result: 'yes', reason: `${TAG} ${parts.join(' and ')}` };
   }
   if (shared.length > 0 || cue) {
     return {
