@@ -1,0 +1,218 @@
+import { Agent } from '@mastra/core/agent';
+import { createScorer as createMastraScorer, runEvals as mastraRunEvals } from '@mastra/core/evals';
+import { createAnswerRelevancyScorer as createMastraRelevancyScorer } from '@mastra/evals/scorers/prebuilt';
+import { simulateReadableStream } from 'ai';
+import { MockLanguageModelV3 } from 'ai/test';
+import { describe, expect, it } from 'vitest';
+import {
+  createAnswerRelevancyScorer,
+  createScorer,
+  runEvals,
+  RunEvalsError,
+} from '../../src/runtime/index.js';
+import { scriptedModel, statements, usage, verdicts } from './helpers.js';
+
+const lengthScorer = createScorer({ id: 'length', description: 'longer is better' }).generateScore(({ run }) =>
+  Math.min(1, String(run.output).length / 10),
+);
+const echoScorer = createScorer({ id: 'echo', description: 'output repeats input' }).generateScore(({ run }) =>
+  String(run.output).includes(String(run.input)) ? 1 : 0,
+);
+
+describe('runEvals', () => {
+  it('runs every scorer on every item, keys results by scorer id and averages scores', async () => {
+    const events: any[] = [];
+    const result = await runEvals({
+      data: [{ input: 'ab' }, { input: 'abcdefghij' }, { input: 'x', groundTruth: 'gt' }],
+      scorers: [lengthScorer, { scorer: echoScorer, sampling: { type: 'ratio', rate: 0.5 } }],
+      target: (input: string) => `${input}!`,
+      onItemComplete: (event) => {
+        events.push(event);
+      },
+    });
+    expect(result.summary).toEqual({ totalItems: 3 });
+    expect(result.scores.length).toBeCloseTo((0.3 + 1 + 0.2) / 3, 10);
+    expect(result.scores.echo).toBe(1);
+    expect(events.map((e) => e.index).sort()).toEqual([0, 1, 2]);
+    const third = events.find((e) => e.index === 2);
+    expect(third.targetResult).toBe('x!');
+    expect(Object.keys(third.scorerResults).sort()).toEqual(['echo', 'length']);
+    expect(third.scorerResults.length).toMatchObject({ score: 0.2, input: 'x', output: 'x!', groundTruth: 'gt' });
+  });
+
+  it('accepts a record of scorers and entries (the registry shape) and a function form', async () => {
+    const record = Object.freeze(Object.assign(Object.create(null), { relevance: { scorer: echoScorer }, size: lengthScorer }));
+    const fromRecord = await runEvals({ data: [{ input: 'a' }], scorers: record, target: (i: string) => i });
+    expect(fromRecord.scores).toEqual({ echo: 1, length: 0.1 });
+    const seenContexts: unknown[] = [];
+    const fromFunction = await runEvals({
+      data: [{ input: 'a', requestContext: { tier: 'pro' } }],
+      scorers: ({ requestContext }) => (seenContexts.push(requestContext), { e: echoScorer }),
+      target: (i: string) => i,
+    });
+    expect(fromFunction.scores).toEqual({ echo: 1 });
+    expect(seenContexts).toEqual([{ tier: 'pro' }]);
+  });
+
+  it('uses an object target’s generate() and reads { text } results', async () => {
+    const target = { generate: async (input: string) => ({ text: input.toUpperCase() }) };
+    const upper = createScorer({ id: 'upper', description: 'd' }).generateScore(({ run }) => (run.output === 'HI' ? 1 : 0));
+    const result = await runEvals({ data: [{ input: 'hi' }], scorers: [upper], target });
+    expect(result.scores.upper).toBe(1);
+  });
+
+  it('keeps at most `concurrency` items in flight', async () => {
+    let inFlight = 0;
+    let maxInFlight = 0;
+    const target = async (input: number) => {
+      inFlight++;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      inFlight--;
+      return input;
+    };
+    const scorer = createScorer({ id: 'n', description: 'd' }).generateScore(() => 1);
+    const data = Array.from({ length: 7 }, (_, i) => ({ input: i }));
+    await runEvals({ data, scorers: [scorer], target, concurrency: 3 });
+    expect(maxInFlight).toBe(3);
+    maxInFlight = 0;
+    await runEvals({ data, scorers: [scorer], target });
+    expect(maxInFlight).toBe(1);
+  });
+
+  it('reports a failing target with the item’s 0-based index', async () => {
+    const error = await runEvals({
+      data: [{ input: 'ok' }, { input: 'ok' }, { input: 'bad' }],
+      scorers: [lengthScorer],
+      target: (input: string) => {
+        if (input === 'bad') throw new Error('target exploded');
+        return input;
+      },
+    }).catch((e) => e);
+    expect(error).toBeInstanceOf(RunEvalsError);
+    expect(error.message).toBe('runEvals: item 2 failed in the target: target exploded');
+    expect(error.index).toBe(2);
+  });
+
+  it('reports a failing scorer with the index, scorer id and step', async () => {
+    const failing = createScorer({ id: 'picky', description: 'd' }).generateScore(({ run }) => {
+      if (run.output === 'b') throw new Error('cannot score b');
+      return 1;
+    });
+    const error = await runEvals({ data: [{ input: 'a' }, { input: 'b' }], scorers: [failing], target: (i: string) => i }).catch(
+      (e) => e,
+    );
+    expect(error.message).toBe('runEvals: item 1 failed in scorer "picky": Scorer "picky" failed in step "generateScore": cannot score b');
+    expect(error.scorerId).toBe('picky');
+  });
+
+  it('validates its inputs', async () => {
+    const target = (i: unknown) => i;
+    await expect(runEvals({ data: [], scorers: [lengthScorer], target })).rejects.toThrow(/non-empty array/);
+    await expect(runEvals({ data: [{ nope: 1 } as any], scorers: [lengthScorer], target })).rejects.toThrow(/item 0 must be an object with an "input"/);
+    await expect(runEvals({ data: [{ input: 1 }], scorers: [lengthScorer, lengthScorer], target })).rejects.toThrow(/two scorers have the id "length"/);
+    await expect(runEvals({ data: [{ input: 1 }], scorers: [{ not: 'a scorer' } as any], target })).rejects.toThrow(/scorers\[0\] is not a scorer/);
+    await expect(
+      runEvals({ data: [{ input: 1 }], scorers: [{ scorer: lengthScorer, sampling: { type: 'ratio', rate: 2 } }], target }),
+    ).rejects.toThrow(/sampling must be/);
+    await expect(runEvals({ data: [{ input: 1 }], scorers: [lengthScorer], target, concurrency: 0 })).rejects.toThrow(/concurrency/);
+  });
+
+  it('applies sampling only when asked, deterministically per run id', async () => {
+    const data = Array.from({ length: 200 }, (_, i) => ({ input: i, runId: `item-${i}` }));
+    const scorers = [{ scorer: lengthScorer, sampling: { type: 'ratio' as const, rate: 0.5 } }];
+    const all = await runEvals({ data, scorers, target: (i: number) => i });
+    expect(all.summary.sampledOut).toBeUndefined();
+    const sampled = await runEvals({ data, scorers, target: (i: number) => i, applySampling: true });
+    const again = await runEvals({ data, scorers, target: (i: number) => i, applySampling: true });
+    expect(sampled.summary.sampledOut?.length).toBeGreaterThan(50);
+    expect(sampled.summary.sampledOut?.length).toBeLessThan(150);
+    expect(again.summary.sampledOut).toEqual(sampled.summary.sampledOut);
+  });
+});
+
+/** A mock answering both generate and stream calls (Mastra's agents and judges stream). */
+function dualModel(answer: (promptText: string) => string) {
+  const textOf = (options: any) =>
+    options.prompt
+      .filter((m: any) => m.role === 'user')
+      .map((m: any) => (typeof m.content === 'string' ? m.content : m.content.map((p: any) => p.text ?? '').join('')))
+      .join('\n');
+  return new MockLanguageModelV3({
+    doGenerate: async (options: any) => ({
+      content: [{ type: 'text', text: answer(textOf(options)) }],
+      finishReason: { unified: 'stop', raw: 'stop' },
+      usage: usage(),
+      warnings: [],
+    }),
+    doStream: async (options: any) => ({
+      stream: simulateReadableStream({
+        chunks: [
+          { type: 'stream-start', warnings: [] },
+          { type: 'text-start', id: 't' },
+          { type: 'text-delta', id: 't', delta: answer(textOf(options)) },
+          { type: 'text-end', id: 't' },
+          { type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage: usage() },
+        ] as any[],
+      }),
+    }),
+  });
+}
+
+describe('compatibility with @mastra/core', () => {
+  it('a scorer from this package runs inside Mastra’s own runEvals with a mock-model agent', async () => {
+    const agent = new Agent({
+      id: 'geo',
+      name: 'geo',
+      instructions: 'Answer geography questions.',
+      model: dualModel(() => 'Paris is the capital of France.'),
+    });
+    const judge = scriptedModel([statements('Paris is the capital of France.'), verdicts(['yes']), 'The score is 1 because it answers.']);
+    const seen: any[] = [];
+    const mentionsParis = createScorer({ id: 'mentions-paris', description: 'd', type: 'agent' }).generateScore(({ run }) => {
+      seen.push(run);
+      return JSON.stringify(run.output).includes('Paris') ? 1 : 0;
+    });
+    const result = await mastraRunEvals({
+      data: [{ input: 'What is the capital of France?' }],
+      scorers: [mentionsParis as any, createAnswerRelevancyScorer({ model: judge }) as any],
+      target: agent,
+    });
+    expect(result.scores).toEqual({ 'mentions-paris': 1, 'answer-relevancy-scorer': 1 });
+    expect(result.summary.totalItems).toBe(1);
+    // Mastra handed over its agent shapes, which the relevancy scorer read.
+    expect(seen[0].input.inputMessages[0].role).toBe('user');
+    expect(judge.doGenerateCalls).toHaveLength(3);
+    expect(JSON.stringify(judge.doGenerateCalls[1].prompt)).toContain('What is the capital of France?');
+  });
+
+  it('Mastra’s scorers run inside this package’s runEvals, with a Mastra agent as target', async () => {
+    const agent = new Agent({
+      id: 'geo2',
+      name: 'geo2',
+      instructions: 'Answer geography questions.',
+      model: dualModel(() => 'Paris is the capital of France.'),
+    });
+    const mastraScorer = createMastraScorer({ id: 'mastra-len', description: 'd', type: 'agent' }).generateScore(({ run }) =>
+      Array.isArray(run.output) && run.output.length > 0 ? 1 : 0,
+    );
+    const mastraJudge = dualModel((text) => {
+      if (text.includes('meaningful statements')) return JSON.stringify({ statements: ['Paris is the capital of France.'] });
+      if (text.includes("Evaluate each statement's relevance")) return JSON.stringify({ results: [{ result: 'yes', reason: 'direct' }] });
+      return 'The score is 1 because it answers the question.';
+    });
+    const mastraRelevancy = createMastraRelevancyScorer({ model: mastraJudge });
+    const items: any[] = [];
+    const result = await runEvals({
+      data: [{ input: 'What is the capital of France?' }],
+      scorers: [mastraScorer, mastraRelevancy],
+      target: agent,
+      onItemComplete: (event) => {
+        items.push(event);
+      },
+    });
+    expect(result.scores).toEqual({ 'mastra-len': 1, 'answer-relevancy-scorer': 1 });
+    expect(items[0].scorerResults['answer-relevancy-scorer'].reason).toMatch(/The score is 1/);
+    expect(items[0].targetResult.text).toBe('Paris is the capital of France.');
+  });
+});
