@@ -1,0 +1,93 @@
+/**
+ * Hostile file and folder names, created at test time (git and some file systems cannot hold them
+ * all): every one yields its verbatim key and nothing else, on every host.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { build, HOSTS, prepare, type BuildResult } from '../helpers/hosts.js';
+
+const KEYS = [
+  `a'b"`,
+  'x${y}',
+  'back\\slash',
+  'ünïcødé',
+  'with space',
+  '__proto__',
+  'constructor',
+  'toString',
+  'hasOwnProperty',
+  'new\nline',
+  'a"+(globalThis.PWNED=1)+"',
+  "');globalThis.PWNED=1;('",
+  'line\u2028separator',
+  '😀 emoji',
+];
+const AGENT = `qu"o'te $\{x} \\ ü`;
+const byCodeUnit = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+function writeHostile(dir: string): string[] {
+  const written: string[] = [];
+  for (const agent of ['hostile', AGENT]) {
+    const scorers = path.join(dir, 'src/mastra/agents', agent, 'scorers');
+    fs.mkdirSync(scorers, { recursive: true });
+    for (const key of KEYS) {
+      try {
+        fs.writeFileSync(path.join(scorers, `${key}.ts`), `export default { id: ${JSON.stringify(`${agent}:${key}`)}, run: async () => ({ score: 1 }) };\n`);
+        if (agent === 'hostile') written.push(key);
+      } catch {
+        // A file system that refuses a name simply has no such scorer; the rest must still work.
+      }
+    }
+  }
+  return written;
+}
+
+describe.each(HOSTS)('hostile names on %s', (host) => {
+  let result: BuildResult;
+  let m: any;
+  let keys: string[];
+
+  beforeAll(async () => {
+    const dir = prepare('names', host);
+    keys = writeHostile(dir);
+    expect(keys.length).toBeGreaterThanOrEqual(12);
+    result = await build(host, 'names', { dir });
+    expect(result.code, result.output).toBe(0);
+    m = await result.load();
+  });
+
+  test('every file gives its verbatim key, in code-unit order, holding its own scorer', () => {
+    expect(Object.keys(m.registry.hostile)).toEqual([...keys].sort(byCodeUnit));
+    for (const key of keys) expect(m.registry.hostile[key].scorer.id).toBe(`hostile:${key}`);
+    expect(Object.getPrototypeOf(m.registry.hostile)).toBe(null);
+  });
+
+  test('an agent folder with quotes, backslash and ${ keeps its name as its key', () => {
+    expect(Object.keys(m.registry)).toContain(AGENT);
+    expect(Object.keys(m.registry[AGENT])).toEqual([...keys].sort(byCodeUnit));
+    expect(m.registry[AGENT]['x${y}'].scorer.id).toBe(`${AGENT}:x\${y}`);
+  });
+
+  test('no name injects code', () => {
+    expect((globalThis as any).PWNED).toBeUndefined();
+  });
+
+  test('config keys __proto__, toString and constructor are ordinary keys, with no false collision', () => {
+    expect(Object.keys(m.registry.cfgkeys)).toEqual(['other', '__proto__', 'toString', 'constructor']);
+    expect(m.registry.cfgkeys.__proto__.scorer.id).toBe('cfg-proto');
+    expect(m.registry.cfgkeys.toString.scorer.id).toBe('cfg-tostring');
+    expect(m.registry.cfgkeys.constructor.scorer.id).toBe('cfg-constructor');
+    expect(result.output).not.toContain('SCORER_KEY_COLLISION');
+  });
+
+  test('a non-computed __proto__ in config.scorers sets the prototype and adds no key', () => {
+    expect(Object.keys(m.registry.protoset)).toEqual(['other', 'own']);
+  });
+
+  test('the manifest holds the same keys', () => {
+    expect(Object.keys(m.manifest.agents.hostile.scorers)).toEqual(Object.keys(m.registry.hostile));
+    expect(m.manifest.agents.hostile.scorers['x${y}'].file).toBe('src/mastra/agents/hostile/scorers/x${y}.ts');
+    expect(Object.keys(m.manifest.agents.cfgkeys.scorers)).toEqual(['other', '__proto__', 'toString', 'constructor']);
+  });
+});
