@@ -62,6 +62,7 @@ interface Entry {
   name: string;
   isDir: boolean;
   isFile: boolean;
+  isLink: boolean;
 }
 
 /** Directory entries with symlinks followed; a missing folder reads as empty. */
@@ -74,12 +75,12 @@ function list(dir: string): Entry[] | null {
     throw error;
   }
   return dirents.map((d) => {
-    if (!d.isSymbolicLink()) return { name: d.name, isDir: d.isDirectory(), isFile: d.isFile() };
+    if (!d.isSymbolicLink()) return { name: d.name, isDir: d.isDirectory(), isFile: d.isFile(), isLink: false };
     try {
       const stat = fs.statSync(path.join(dir, d.name));
-      return { name: d.name, isDir: stat.isDirectory(), isFile: stat.isFile() };
+      return { name: d.name, isDir: stat.isDirectory(), isFile: stat.isFile(), isLink: true };
     } catch {
-      return { name: d.name, isDir: false, isFile: false }; // dangling link
+      return { name: d.name, isDir: false, isFile: false, isLink: true }; // dangling link
     }
   });
 }
@@ -224,11 +225,15 @@ export function scan(input: ScanInput): ScanResult {
   return { agents, diagnostics, folders: [...new Set(folders)].sort(byCodeUnit) };
 }
 
+/**
+ * Visible sub-folders, real ones before symlinks: when a link and a folder reach the same real
+ * folder, the folder's own name becomes the key.
+ */
 function sortedDirs(dir: string, entries = list(dir) ?? []): string[] {
   return entries
     .filter((e) => e.isDir && !isHidden(e.name))
-    .map((e) => e.name)
-    .sort(byCodeUnit);
+    .sort((a, b) => Number(a.isLink) - Number(b.isLink) || byCodeUnit(a.name, b.name))
+    .map((e) => e.name);
 }
 
 function nearestExisting(p: string): string {

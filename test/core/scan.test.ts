@@ -1,0 +1,74 @@
+/** Discovery rules on real temp folders (no bundler involved). */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, test } from 'vitest';
+import { scan } from '../../src/core/scan.js';
+
+let root: string;
+const dirs: string[] = [];
+function tree(files: Record<string, string>): string {
+  root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'agent-scorers-scan-')));
+  dirs.push(root);
+  for (const [file, content] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+    fs.writeFileSync(path.join(root, file), content);
+  }
+  return root;
+}
+afterEach(() => {
+  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+});
+
+const run = (agentsDirs = ['agents'], extensions = ['.ts', '.mts', '.js', '.mjs'], isExcluded = (_: string) => false) =>
+  scan({ root, agentsDirs: agentsDirs.map((d) => path.resolve(root, d)), extensions, isExcluded });
+
+const keysOf = (result: ReturnType<typeof scan>) => Object.fromEntries(result.agents.map((a) => [a.key, a.scorers.map((s) => s.key)]));
+
+describe('scan', () => {
+  test('symlinked agent folders and scorer files are followed; the same real folder is taken once, under its own name', () => {
+    tree({ 'agents/weather/scorers/a.ts': '', 'shared/b.ts': '', 'elsewhere/news/scorers/n.ts': '' });
+    fs.symlinkSync(path.join(root, 'agents/weather'), path.join(root, 'agents/alias'));
+    fs.symlinkSync(path.join(root, 'elsewhere/news'), path.join(root, 'agents/news'));
+    fs.symlinkSync(path.join(root, 'shared/b.ts'), path.join(root, 'agents/weather/scorers/b.ts'));
+    const result = run();
+    expect(keysOf(result)).toEqual({ news: ['n'], weather: ['a', 'b'] });
+    expect(result.diagnostics).toEqual([]);
+    expect(result.agents.find((a) => a.key === 'news')!.dir).toBe('agents/news/');
+  });
+
+  test('the same agent name in two agentsDir is an error naming both folders', () => {
+    tree({ 'a/weather/scorers/x.ts': '', 'b/weather/scorers/y.ts': '' });
+    const result = run(['a', 'b']);
+    expect(result.diagnostics).toEqual([
+      {
+        code: 'AGENT_DUPLICATE',
+        severity: 'error',
+        agent: 'weather',
+        file: 'b/weather/',
+        message: 'Agent "weather" is defined twice: a/weather/ and b/weather/; agent keys must be unique across agentsDir.',
+      },
+    ]);
+  });
+
+  test('extensions and exclude narrow the scorer files', () => {
+    tree({ 'agents/w/scorers/a.ts': '', 'agents/w/scorers/b.js': '', 'agents/w/scorers/wip-c.ts': '', 'agents/w/scorers/d.cts': '' });
+    expect(keysOf(run())).toEqual({ w: ['a', 'b', 'wip-c'] });
+    expect(keysOf(run(['agents'], ['.ts']))).toEqual({ w: ['a', 'wip-c'] });
+    expect(keysOf(run(['agents'], ['.ts', '.js', '.cts'], (p) => p === 'agents/w/scorers/wip-c.ts'))).toEqual({ w: ['a', 'b', 'd'] });
+  });
+
+  test('keys sort by UTF-16 code unit, not by locale', () => {
+    tree({ 'agents/w/scorers/b.ts': '', 'agents/w/scorers/B.ts': '', 'agents/w/scorers/é.ts': '', 'agents/w/scorers/_x.ts': '', 'agents/w/scorers/Z.ts': '' });
+    expect(keysOf(run()).w).toEqual(['B', 'Z', '_x', 'b', 'é']);
+  });
+
+  test('watched folders cover agentsDir, agents, scorers and subagents folders; a missing agentsDir watches its parent', () => {
+    tree({ 'agents/w/scorers/a.ts': '', 'agents/w/subagents/p/scorers/b.ts': '' });
+    const result = run(['agents', 'missing/agents']);
+    expect(result.folders).toEqual(
+      [root, `${root}/agents`, `${root}/agents/w`, `${root}/agents/w/scorers`, `${root}/agents/w/subagents`, `${root}/agents/w/subagents/p`, `${root}/agents/w/subagents/p/scorers`].sort(),
+    );
+    expect(result.diagnostics.map((d) => d.code)).toEqual(['AGENTS_DIR_MISSING']);
+  });
+});
