@@ -3,7 +3,9 @@
  * everything that may call a model loads `ai` lazily, only when a judge is actually called.
  */
 export { mergeScorers, isScorer, isScorerEntry } from './registry.js';
-export type { ScorerLike, ScorerEntry, Sampling } from './registry.js';
+export type { ScorerLike, ScorerEntry, Sampling, ScorerRecord, ScorersFunction, ResolvedScorers } from './registry.js';
+export type { Manifest, ManifestAgent, ManifestScorer } from '../core/manifest.js';
+export type { DiagnosticCode } from '../core/codes.js';
 
 export {
   createScorer,
