@@ -1,0 +1,107 @@
+/**
+ * `npm pack` gives a package that works when installed into another project: every entry point,
+ * the types, and a real Vite build using `agent-scorers/vite` with the runtime from the tarball.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { REPO, run } from '../helpers/hosts.js';
+
+let project: string;
+let tarball: string;
+const npm = (args: string[], cwd: string) => run(process.platform === 'win32' ? 'npm.cmd' : 'npm', args, cwd);
+
+beforeAll(async () => {
+  project = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'agent-scorers-pack-')));
+  // dist/ is fresh from `npm test`'s build step; --ignore-scripts keeps prepack from rebuilding it
+  // under the feet of test files running in parallel.
+  const packed = await npm(['pack', '--ignore-scripts', '--json', '--pack-destination', project], REPO);
+  expect(packed.code, packed.output).toBe(0);
+  const info = JSON.parse(packed.output.slice(packed.output.indexOf('[')));
+  tarball = path.join(project, info[0].filename);
+  const files: string[] = info[0].files.map((f: { path: string }) => f.path);
+  expect(files).toContain('client.d.ts');
+  expect(files).toContain('dist/plugin/vite.js');
+  expect(files).toContain('dist/runtime/index.d.ts');
+  expect(files.filter((f) => !/^(dist\/|client\.d\.ts$|package\.json$|README\.md$|LICENSE)/.test(f))).toEqual([]);
+
+  fs.writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+  const installed = await npm(['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', tarball], project);
+  expect(installed.code, installed.output).toBe(0);
+  // The hosts and TypeScript come from this repo's install, as a user's project would have its own.
+  for (const dep of ['vite', 'rollup', 'typescript', '@types/node']) {
+    fs.mkdirSync(path.dirname(path.join(project, 'node_modules', dep)), { recursive: true });
+    fs.symlinkSync(path.join(REPO, 'node_modules', dep), path.join(project, 'node_modules', dep));
+  }
+  write('src/mastra/agents/weather/scorers/relevance.ts', `import { createScorer } from 'agent-scorers';
+export default createScorer({ id: 'relevance', description: 'Mentions the weather' }).generateScore(({ run }) =>
+  JSON.stringify(run.output).includes('sun') ? 1 : 0,
+);
+`);
+  write('src/main.ts', `import scorers, { manifest } from 'virtual:agent-scorers';
+import weather from 'virtual:agent-scorers/weather';
+import type { ScorerRecord } from 'agent-scorers';
+
+const record: ScorerRecord = weather as ScorerRecord;
+export { scorers, manifest, record };
+`);
+  write('vite.config.mjs', `import agentScorers from 'agent-scorers/vite';
+export default { logLevel: 'warn', plugins: [agentScorers()], build: { ssr: 'src/main.ts', outDir: 'dist', rollupOptions: { output: { entryFileNames: 'main.js' } } } };
+`);
+  write('tsconfig.json', JSON.stringify({
+    compilerOptions: { target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', strict: true, noEmit: true, skipLibCheck: false, types: ['agent-scorers/client', 'node'] },
+    include: ['src'],
+  }));
+}, 300_000);
+
+afterAll(() => fs.rmSync(project, { recursive: true, force: true }));
+
+function write(file: string, content: string) {
+  fs.mkdirSync(path.dirname(path.join(project, file)), { recursive: true });
+  fs.writeFileSync(path.join(project, file), content);
+}
+
+test('every entry point loads from the installed package', async () => {
+  const script = `
+const vite = await import('agent-scorers/vite');
+const rollup = await import('agent-scorers/rollup');
+const rolldown = await import('agent-scorers/rolldown');
+const runtime = await import('agent-scorers');
+const names = ['createScorer', 'createAnswerRelevancyScorer', 'runEvals', 'mergeScorers', 'isScorer', 'isScorerEntry', 'shouldSample', 'offlineJudge'];
+console.log(JSON.stringify({
+  plugins: [vite.default, vite.agentScorers, rollup.default, rolldown.default].map((f) => f().name),
+  runtime: names.filter((n) => typeof runtime[n] === 'function'),
+}));`;
+  const result = await run(process.execPath, ['--input-type=module', '-e', script], project);
+  expect(result.code, result.output).toBe(0);
+  expect(JSON.parse(result.output.trim().split('\n').pop()!)).toEqual({
+    plugins: ['agent-scorers', 'agent-scorers', 'agent-scorers', 'agent-scorers'],
+    runtime: ['createScorer', 'createAnswerRelevancyScorer', 'runEvals', 'mergeScorers', 'isScorer', 'isScorerEntry', 'shouldSample', 'offlineJudge'],
+  });
+});
+
+test('a Vite build with the installed plugin runs, with the runtime from the package', async () => {
+  const built = await run(process.execPath, [path.join(project, 'node_modules/vite/bin/vite.js'), 'build'], project);
+  expect(built.code, built.output).toBe(0);
+  const m = await import(path.join(project, 'dist/main.js'));
+  expect(Object.keys(m.scorers)).toEqual(['weather']);
+  const result = await m.scorers.weather.relevance.scorer.run({ input: 'Weather?', output: 'sunny' });
+  expect(result.score).toBe(1);
+  expect(m.manifest.agents.weather.scorers.relevance.file).toBe('src/mastra/agents/weather/scorers/relevance.ts');
+});
+
+test('the published types check: client.d.ts, the plugin entries and the runtime', async () => {
+  write('src/types-check.ts', `import agentScorers from 'agent-scorers/vite';
+import rollupPlugin from 'agent-scorers/rollup';
+import { resolveScorers } from 'virtual:agent-scorers';
+import type { Plugin } from 'vite';
+
+const plugin: Plugin = agentScorers({ manifest: true, strict: true });
+const other = rollupPlugin();
+export const check = [plugin.name, other.name, resolveScorers('weather')];
+`);
+  const result = await run(process.execPath, [path.join(project, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], project);
+  expect(result.output).toBe('');
+  expect(result.code).toBe(0);
+});
