@@ -22,7 +22,7 @@ import { manifestJson } from '../core/manifest.js';
 import { checkOptions, withRoot, type Options, type ResolvedOptions } from '../core/options.js';
 import { analysersFor, plan, type Plan } from '../core/plan.js';
 import { scan, toPosix } from '../core/scan.js';
-import { watchAgents } from './dev.js';
+import { watchAgents, type DevServer } from './dev.js';
 import { createSourceCache } from './source-cache.js';
 
 export type { Options } from '../core/options.js';
@@ -94,6 +94,19 @@ export function agentScorers(userOptions?: Options) {
       hostRoot = config.root;
       serving = config.command === 'serve';
       options = null;
+    },
+
+    // Vite dev server and Vitest: reflect added, deleted and renamed files without a restart (dev.ts).
+    configureServer(server: DevServer) {
+      const o = resolved();
+      watchAgents(server, {
+        agentsDirs: o.agentsDirs,
+        dtsFile: o.dtsFile,
+        plan: () => current,
+        invalidatePlan: () => void (current = null),
+        analyseScorer: (file) => sources.analysers(analysersFor).scorer(file),
+        refresh: () => void (o.dtsFile && currentPlan()),
+      });
     },
 
     buildStart() {

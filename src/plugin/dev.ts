@@ -1,0 +1,184 @@
+/**
+ * Dev-server wiring (Vite 7/8, and Vitest, which runs a Vite server). `addWatchFile(dir)` alone never
+ * refreshes a virtual module when files are added or deleted, so we listen on `server.watcher`
+ * ourselves: it sees folder events too (an empty agent folder, a removed `scorers/`) and runs on
+ * every host that has a Vite server, including those where `hotUpdate` does not run. On a change that
+ * alters discovery we drop the plan and invalidate our virtual modules in every environment's module
+ * graph, then let Vite propagate the update (HMR boundary, page reload or module-runner re-import).
+ *
+ * Edits of existing scorer files are left to Vite's normal HMR; they re-plan only when what the
+ * plan read from the file changed (e.g. a missing default export was fixed).
+ */
+import path from 'node:path';
+import { isOurId } from '../core/codegen.js';
+import type { Plan } from '../core/plan.js';
+import { CONFIG_NAMES, toPosix } from '../core/scan.js';
+
+// Loose structural types: Vite 7's and 8's server types differ in details.
+interface ModuleNode {
+  id: string | null;
+}
+// Parameters are `any` so that Vite's richer node types stay assignable (parameter bivariance).
+interface ModuleGraph {
+  idToModuleMap: Map<string, ModuleNode>;
+  invalidateModule(mod: any, seen?: Set<any>, timestamp?: number, isHmr?: boolean): void;
+}
+interface Environment {
+  moduleGraph?: ModuleGraph;
+  hot?: { send(payload: { type: 'full-reload'; path: string }): void };
+}
+type WatchEvent = 'add' | 'unlink' | 'addDir' | 'unlinkDir' | 'change';
+export interface DevServer {
+  watcher: { on(event: WatchEvent, listener: (file: string) => void): unknown; off?(event: WatchEvent, listener: (file: string) => void): unknown };
+  environments?: Record<string, Environment>;
+  moduleGraph?: ModuleGraph;
+  httpServer?: { once(event: 'close', listener: () => void): unknown } | null;
+}
+
+export interface DevHooks {
+  /** Absolute agents folders. */
+  agentsDirs: readonly string[];
+  /** The current plan, or null when it was dropped and not yet recomputed. */
+  plan(): Plan | null;
+  /** Drops the cached plan: the next import rescans. */
+  invalidatePlan(): void;
+  /** The static reading of a scorer file (memoised by the caller). */
+  analyseScorer(file: string): unknown;
+  /** Called after changes settle (and once at start): re-plan and write side outputs such as the .d.ts. */
+  refresh(): void;
+  /** The declaration file, watched so it is recreated when deleted; or null. */
+  dtsFile: string | null;
+}
+
+/** How long a burst of watcher events (a rename, a folder copy) may take before `refresh` runs. */
+const SETTLE_MS = 40;
+
+export function watchAgents(server: DevServer, hooks: DevHooks): () => void {
+  const agentsDirs = hooks.agentsDirs.map(toPosix);
+  const dtsFile = hooks.dtsFile && toPosix(hooks.dtsFile);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+
+  const scheduleRefresh = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      timer = undefined;
+      try {
+        hooks.refresh();
+      } catch {
+        // A failing re-plan shows when the module is next imported; never crash the server here.
+      }
+    }, SETTLE_MS);
+    timer.unref?.();
+  };
+
+  const changed = () => {
+    hooks.invalidatePlan();
+    invalidateVirtualModules(server);
+    scheduleRefresh();
+  };
+
+  const onStructure = (raw: string) => {
+    const file = toPosix(raw);
+    if (file === dtsFile) {
+      scheduleRefresh(); // deleted or replaced: write it again
+      return;
+    }
+    if (affectsDiscovery(file, agentsDirs, hooks.plan()?.folders ?? [])) changed();
+  };
+  const onChange = (raw: string) => {
+    const file = toPosix(raw);
+    if (file === dtsFile) {
+      scheduleRefresh(); // edited by hand: restore it
+      return;
+    }
+    const planned = hooks.plan();
+    // Without a plan we cannot compare, but the served modules may predate the edit: be safe.
+    const stale = planned
+      ? editChangesPlan(planned, file, hooks.analyseScorer)
+      : affectsDiscovery(file, agentsDirs, []);
+    if (stale) changed();
+  };
+
+  const events: Array<[WatchEvent, (file: string) => void]> = [
+    ['add', onStructure],
+    ['unlink', onStructure],
+    ['addDir', onStructure],
+    ['unlinkDir', onStructure],
+    ['change', onChange],
+  ];
+  for (const [event, listener] of events) server.watcher.on(event, listener);
+  scheduleRefresh();
+
+  const stop = () => {
+    clearTimeout(timer);
+    for (const [event, listener] of events) server.watcher.off?.(event, listener);
+  };
+  server.httpServer?.once('close', stop);
+  return stop;
+}
+
+/**
+ * Whether adding or removing `file` can change discovery: an agents folder (or a folder above it),
+ * an agent or subagent folder, its `config.*`, its `scorers/` folder or a direct child of it. Other
+ * files in agent folders (instructions.md, helpers under scorers/lib/) do not matter. A folder the
+ * plan read through a symlink is matched by its real path.
+ */
+export function affectsDiscovery(file: string, agentsDirs: readonly string[], folders: readonly string[]): boolean {
+  for (const dir of agentsDirs) {
+    if (file === dir || dir.startsWith(`${file}/`)) return true;
+    if (file.startsWith(`${dir}/`)) return inAgent(file.slice(dir.length + 1).split('/'));
+  }
+  const parent = path.posix.dirname(file);
+  return folders.includes(parent) || folders.includes(file);
+}
+
+/** `segments` start at an agent folder's name (relative to its parent folder). */
+function inAgent(segments: string[]): boolean {
+  if (segments.length <= 1) return true;
+  const [, second, ...rest] = segments;
+  if (rest.length === 0) return second === 'scorers' || second === 'subagents' || (CONFIG_NAMES as readonly string[]).includes(second);
+  if (second === 'scorers') return rest.length === 1;
+  if (second === 'subagents') return inAgent(rest);
+  return false;
+}
+
+/**
+ * Invalidates `virtual:agent-scorers` and every per-agent module in every environment's module graph
+ * (so `ssrLoadModule` and any fetch see fresh code), then tells each environment that holds one of
+ * them to reload, as Vite does for an update without an HMR boundary: the browser reloads the page,
+ * a module runner re-imports its entry points. (`environment.reloadModule` would route virtual ids
+ * through a file path that module runners never match, so they would keep stale modules.)
+ */
+export function invalidateVirtualModules(server: DevServer): void {
+  const environments = server.environments ? Object.values(server.environments) : [];
+  const graphs: Array<[ModuleGraph, Environment | null]> = environments.flatMap((env) => (env.moduleGraph ? [[env.moduleGraph, env] as [ModuleGraph, Environment]] : []));
+  if (graphs.length === 0 && server.moduleGraph) graphs.push([server.moduleGraph, null]);
+  const timestamp = Date.now();
+  for (const [graph, env] of graphs) {
+    const ours = [...graph.idToModuleMap.values()].filter((mod) => mod.id !== null && isOurId(mod.id));
+    if (ours.length === 0) continue;
+    const seen = new Set<ModuleNode>();
+    for (const mod of ours) graph.invalidateModule(mod, seen, timestamp, true);
+    env?.hot?.send({ type: 'full-reload', path: '*' });
+  }
+}
+
+/**
+ * Whether editing `file` changes what `planned` read from it: any edit of a planned config (its
+ * `scorers` may have changed shape, say record to function); for a scorer file, only a different
+ * static reading (default export, shape, literal sampling). `analyse` is memoised by the caller.
+ */
+export function editChangesPlan(planned: Plan, file: string, analyse: (file: string) => unknown): boolean {
+  for (const agent of planned.agents) {
+    if (agent.folder.config && `${agent.folder.path}/${agent.folder.config}` === file) return true;
+    const scorer = agent.files.find((f) => f.path === file);
+    if (scorer) {
+      try {
+        return JSON.stringify(analyse(file)) !== JSON.stringify(scorer.analysis);
+      } catch {
+        return true; // unreadable now: let the next import report it
+      }
+    }
+  }
+  return false;
+}
