@@ -33,11 +33,12 @@ console.log(`judge: ${judgeDescription}\n`);
 
 const rows: string[][] = [];
 const lowest: string[] = [];
-for (const agent of Object.keys(registry)) {
+// The plugin's `dts` option writes agent-scorers.d.ts, so agent keys are typed literally.
+for (const agent of Object.keys(registry) as Array<keyof typeof registry>) {
   const value = registry[agent];
   const functionForm = typeof value === 'function';
   // resolveScorers calls the function form with the request context; records come back as they are.
-  const scorers: Record<string, ScorerEntry> = await resolveScorers(agent, { requestContext });
+  const scorers: Readonly<Record<string, ScorerEntry>> = await resolveScorers(agent, { requestContext });
   const data = datasets[agent];
   if (!data || data.length === 0) throw new Error(`agent ${JSON.stringify(agent)} has no dataset.json`);
   const keys = Object.keys(scorers);
