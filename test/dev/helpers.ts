@@ -1,0 +1,108 @@
+/**
+ * A real Vite dev server (Vite 8 or Vite 7) on a temp copy of a fixture, with the plugin from
+ * `dist/`, plus helpers to change files and poll the next import until a change shows.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { prepare, REPO } from '../helpers/hosts.js';
+
+export type ViteName = 'vite8' | 'vite7';
+/** `ssrLoadModule`, or (Vite 8) the `ssr` environment's own module runner. */
+export type Loader = 'ssrLoadModule' | 'runner';
+
+export const importVite = (name: ViteName): Promise<any> => (name === 'vite8' ? import('vite') : import('vite7'));
+/** The built plugin; `AGENT_SCORERS_DIST` points at another build (used to check that these tests can fail). */
+export const DIST = process.env.AGENT_SCORERS_DIST ?? path.join(REPO, 'dist');
+export const importPlugin = async (): Promise<(options?: object) => any> =>
+  (await import(pathToFileURL(path.join(DIST, 'plugin/vite.js')).href)).default;
+
+export interface Dev {
+  server: any;
+  dir: string;
+  agents: string;
+  /** Everything the server logged (info, warn, error), colours stripped. */
+  logs: string[];
+  load: (id?: string) => Promise<any>;
+  /** Polls `load(id)` until `check` returns true (or throws nothing); fails after `timeout` with the last value. */
+  until: <T>(read: () => Promise<T>, check: (value: T) => boolean, timeout?: number) => Promise<T>;
+  /** Writes a file under the agents folder, after the watcher's throttle for that path has passed. */
+  write: (rel: string, content: string) => Promise<void>;
+  close: () => Promise<void>;
+}
+
+/** chokidar drops a second `change` of one path within 50 ms of the first (its documented throttle). */
+const CHANGE_THROTTLE_MS = 50;
+
+export async function startDev(
+  viteName: ViteName,
+  fixture: string,
+  { loader = 'ssrLoadModule', pluginOptions = { dts: false } }: { loader?: Loader; pluginOptions?: object } = {},
+): Promise<Dev> {
+  const vite = await importVite(viteName);
+  const agentScorers = await importPlugin();
+  const dir = prepare(fixture, `${viteName}-${loader}`);
+  const logs: string[] = [];
+  const logger = vite.createLogger('info');
+  for (const level of ['info', 'warn', 'warnOnce', 'error'] as const) {
+    logger[level] = (message: string) => void logs.push(`${level}: ${message.replace(/\x1b\[[0-9;]*m/g, '')}`);
+  }
+  const server = await vite.createServer({
+    configFile: false,
+    root: dir,
+    customLogger: logger,
+    appType: 'custom',
+    plugins: [agentScorers(pluginOptions)],
+    optimizeDeps: { noDiscovery: true, include: [] },
+  });
+  // Files written while the watcher does its first scan can be missed: wait for it.
+  await new Promise<void>((resolve) => server.watcher.once('ready', () => resolve()));
+  const lastChange = new Map<string, number>();
+  server.watcher.on('change', (file: string) => lastChange.set(path.resolve(file), Date.now()));
+
+  const load = (id = 'virtual:agent-scorers') =>
+    loader === 'runner' ? server.environments.ssr.runner.import(id) : server.ssrLoadModule(id);
+
+  async function until<T>(read: () => Promise<T>, check: (value: T) => boolean, timeout = 10_000): Promise<T> {
+    const start = Date.now();
+    let last: unknown;
+    for (;;) {
+      try {
+        const value = await read();
+        if (check(value)) return value;
+        last = value;
+      } catch (error) {
+        last = error;
+      }
+      if (Date.now() - start > timeout) {
+        throw new Error(`timed out after ${timeout} ms; last value: ${last instanceof Error ? last.message : JSON.stringify(last)}`);
+      }
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  }
+
+  const agents = path.join(dir, 'src/mastra/agents');
+  async function write(rel: string, content: string): Promise<void> {
+    const file = path.join(agents, rel);
+    const since = Date.now() - (lastChange.get(file) ?? 0);
+    if (since <= CHANGE_THROTTLE_MS * 2) await new Promise((r) => setTimeout(r, CHANGE_THROTTLE_MS * 2 - since + 1));
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, content);
+  }
+
+  return { server, dir, agents, logs, load, until, write, close: () => server.close() };
+}
+
+/** A compact view of the registry: agent → scorer keys with their scorer ids, or 'function'. */
+export function shape(registry: Record<string, any>): Record<string, string[] | 'function'> {
+  const out: Record<string, string[] | 'function'> = {};
+  for (const key of Object.keys(registry)) {
+    const value = registry[key];
+    out[key] = typeof value === 'function' ? 'function' : Object.keys(value).map((k) => `${k}=${value[k].scorer.id}`);
+  }
+  return out;
+}
+
+/** A scorer file's source; `depth` is how many folders lie between `agents/` and `scorers/` (1 for a top-level agent). */
+export const scorerSource = (id: string, depth = 1) =>
+  `import { makeScorer } from '${'../'.repeat(depth + 2)}helpers.ts';\n\nexport default makeScorer(${JSON.stringify(id)});\n`;
