@@ -23,6 +23,7 @@ import { checkOptions, withRoot, type Options, type ResolvedOptions } from '../c
 import { analysersFor, plan, type Plan } from '../core/plan.js';
 import { scan, toPosix } from '../core/scan.js';
 import { watchAgents, type DevServer } from './dev.js';
+import { installInspector, type InspectorServer } from './inspector.js';
 import { createSourceCache } from './source-cache.js';
 
 export type { Options } from '../core/options.js';
@@ -97,7 +98,7 @@ export function agentScorers(userOptions?: Options) {
     },
 
     // Vite dev server and Vitest: reflect added, deleted and renamed files without a restart (dev.ts).
-    configureServer(server: DevServer) {
+    configureServer(server: DevServer & InspectorServer) {
       const o = resolved();
       watchAgents(server, {
         agentsDirs: o.agentsDirs,
@@ -107,6 +108,8 @@ export function agentScorers(userOptions?: Options) {
         analyseScorer: (file) => sources.analysers(analysersFor).scorer(file),
         refresh: () => void (o.dtsFile && currentPlan()),
       });
+      // The dev inspector page at /__agent-scorers/ (inspector.ts).
+      installInspector(server, { getPlan: currentPlan });
     },
 
     buildStart() {
