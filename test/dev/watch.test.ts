@@ -1,0 +1,104 @@
+/**
+ * Watch mode (SPEC section 8): `vite build --watch` (Vite 8), Rollup watch and Rolldown watch
+ * rebuild when a scorer file or an agent folder is added or deleted. Driven through each host's JS
+ * API on a temp copy of a plain-JS fixture; the rebuilt bundle is imported after each change.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { prepare } from '../helpers/hosts.js';
+import { DIST, shape } from './helpers.js';
+
+type Host = 'vite8' | 'rollup' | 'rolldown';
+
+interface Watcher {
+  on(event: 'event', listener: (e: { code: string; result?: { close(): unknown }; error?: unknown }) => void): unknown;
+  close(): unknown;
+}
+
+async function startWatch(host: Host, dir: string): Promise<Watcher> {
+  const plugin = (name: string) => import(pathToFileURL(path.join(DIST, `plugin/${name}.js`)).href).then((m) => m.default);
+  const out = path.join(dir, 'dist/main.js');
+  if (host === 'vite8') {
+    const vite = await import('vite');
+    return (await vite.build({
+      configFile: false,
+      root: dir,
+      logLevel: 'silent',
+      plugins: [(await plugin('vite'))({ dts: false })],
+      build: {
+        ssr: 'src/main.js',
+        outDir: 'dist',
+        emptyOutDir: true,
+        minify: false,
+        watch: {},
+        rolldownOptions: { output: { entryFileNames: 'main.js', format: 'es' } },
+      },
+    })) as unknown as Watcher;
+  }
+  const options = {
+    input: path.join(dir, 'src/main.js'),
+    plugins: [(await plugin(host))({ root: dir, dts: false })],
+    output: { file: out, format: 'es' as const },
+  };
+  if (host === 'rollup') return (await import('rollup')).watch({ ...options, onLog: () => {} }) as unknown as Watcher;
+  return (await import('rolldown')).watch({ ...options, onLog: () => {} }) as unknown as Watcher;
+}
+
+describe.each<Host>(['vite8', 'rollup', 'rolldown'])('watch mode on %s', (host) => {
+  let dir: string;
+  let watcher: Watcher;
+  const errors: unknown[] = [];
+  let n = 0;
+  const agents = () => path.join(dir, 'src/mastra/agents');
+  const registry = async () => shape((await import(`${pathToFileURL(path.join(dir, 'dist/main.js')).href}?v=${n++}`)).registry);
+
+  async function until(check: (r: Record<string, unknown>) => boolean, timeout = 20_000) {
+    const start = Date.now();
+    let last: unknown;
+    for (;;) {
+      try {
+        last = await registry();
+        if (check(last as Record<string, unknown>)) return last as Record<string, unknown>;
+      } catch (error) {
+        last = error; // the first build may not have written the file yet
+      }
+      if (Date.now() - start > timeout) throw new Error(`timed out; last: ${last instanceof Error ? last.message : JSON.stringify(last)}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  const source = (id: string) => `import { makeScorer } from '../../../helpers.js';\n\nexport default makeScorer(${JSON.stringify(id)});\n`;
+
+  beforeAll(async () => {
+    dir = prepare('dev-watch', `watch-${host}`);
+    watcher = await startWatch(host, dir);
+    watcher.on('event', (e) => {
+      if (e.code === 'ERROR') errors.push(e.error);
+      void e.result?.close();
+    });
+  });
+  afterAll(async () => {
+    await watcher?.close();
+  });
+
+  test('the first build holds the fixture', async () => {
+    expect(await until((r) => 'weather' in r)).toEqual({ weather: ['relevance=relevance'] });
+  });
+
+  test('an added scorer file and an added agent folder trigger a rebuild that has them', async () => {
+    fs.writeFileSync(path.join(agents(), 'weather/scorers/added.js'), source('added'));
+    expect(await until((r) => JSON.stringify(r.weather).includes('added'))).toEqual({ weather: ['added=added', 'relevance=relevance'] });
+    fs.mkdirSync(path.join(agents(), 'news/scorers'), { recursive: true });
+    fs.writeFileSync(path.join(agents(), 'news/scorers/fresh.js'), source('fresh'));
+    expect(await until((r) => 'news' in r)).toEqual({ news: ['fresh=fresh'], weather: ['added=added', 'relevance=relevance'] });
+  });
+
+  test('a deleted scorer file and a deleted agent folder trigger a rebuild without them', async () => {
+    fs.rmSync(path.join(agents(), 'weather/scorers/added.js'));
+    expect(await until((r) => !JSON.stringify(r.weather).includes('added'))).toEqual({ news: ['fresh=fresh'], weather: ['relevance=relevance'] });
+    fs.rmSync(path.join(agents(), 'news'), { recursive: true });
+    expect(await until((r) => !('news' in r))).toEqual({ weather: ['relevance=relevance'] });
+    expect(errors).toEqual([]);
+  });
+});
