@@ -192,11 +192,12 @@ export default agentConfig({
         `import { defineScorer, words } from '../../../../lib/scoring';\n\n${head}\n${body}`,
       );
       const local = `a${i}_${s}`;
-      importsB.push(`import ${local} from './mastra/agents/${agent}/scorers/${key}';`);
+      // Relative with the extension: the form Vite 8 resolves fastest (no probing), so (b) is a true floor.
+      importsB.push(`import ${local} from './mastra/agents/${agent}/scorers/${key}.ts';`);
       fields.push(entry ? `${JSON.stringify(key)}: ${local}` : `${JSON.stringify(key)}: { scorer: ${local} }`);
     });
     if (hasConfigScorers(i)) {
-      importsB.push(`import c${i} from './mastra/agents/${agent}/config';`);
+      importsB.push(`import c${i} from './mastra/agents/${agent}/config.ts';`);
       fields.push(`...c${i}.scorers`);
     }
     registryB.push(`  ${JSON.stringify(agent)}: r({ ${fields.join(', ')} }),`);
