@@ -226,7 +226,7 @@ const SCRIPT = `
 
   function tryButton(agentKey, key) {
     return h('button', {
-      type: 'button', 'aria-label': 'Try ' + key + ' of ' + agentKey, text: 'Try',
+      type: 'button', 'aria-label': 'Try ' + key + ' of ' + agentKey, text: 'Try', 'data-focus-id': JSON.stringify(['try', agentKey, key]),
       onclick: function () { choose(agentKey, key); els.input.focus(); }
     });
   }
@@ -252,13 +252,24 @@ const SCRIPT = `
     }
     parts.push(h('p', {}, [h('button', {
       type: 'button', text: runtime[agentKey] ? 'Resolve again' : 'Resolve at run time',
-      'aria-label': (runtime[agentKey] ? 'Resolve again' : 'Resolve at run time') + ': ' + agentKey,
+      'aria-label': (runtime[agentKey] ? 'Resolve again' : 'Resolve at run time') + ': ' + agentKey, 'data-focus-id': JSON.stringify(['resolve', agentKey]),
       onclick: function () { resolveRuntime(agentKey, true); }
     })]));
     return h('div', {}, parts);
   }
 
+  /* Re-rendering keeps keyboard focus on the same button (by its data-focus-id), if it still exists. */
   function renderAgents(changed) {
+    var active = document.activeElement;
+    var focusId = active && els.agents.contains(active) ? active.getAttribute('data-focus-id') : null;
+    drawAgents(changed);
+    if (focusId) {
+      var same = Array.prototype.filter.call(els.agents.querySelectorAll('[data-focus-id]'), function (el) { return el.getAttribute('data-focus-id') === focusId; });
+      if (same.length) same[0].focus();
+    }
+  }
+
+  function drawAgents(changed) {
     var m = state.manifest, keys = agentKeys(m);
     els.agents.textContent = '';
     if (keys.length === 0) {
@@ -484,8 +495,11 @@ const SCRIPT = `
   /* The function form may give other scorers for another request context: resolve again. */
   els.context.addEventListener('change', function () {
     var agentKey = els.agent.value, a = state && state.manifest.agents[agentKey];
-    Object.keys(runtime).concat(Object.keys(runtimeErrors)).forEach(function (k) { delete runtime[k]; delete runtimeErrors[k]; });
-    renderAgents();
+    var stale = Object.keys(runtime).concat(Object.keys(runtimeErrors));
+    stale.forEach(function (k) { delete runtime[k]; delete runtimeErrors[k]; });
+    /* Leaving the field fires 'change' while focus moves on (perhaps to a button in the list): redraw
+       after the move, so the redraw can put focus back on that button. */
+    if (stale.length) setTimeout(renderAgents, 0);
     if (a && (a.configScorers === 'function' || a.configScorers === 'unknown')) resolveRuntime(agentKey, false);
   });
   els.form.addEventListener('submit', function (event) {

@@ -1,0 +1,390 @@
+/**
+ * The dev inspector (`/__agent-scorers/`) on the playground's real Vite 8 dev server, driven in
+ * real headless Chromium (Debian's `chromium` + playwright-core): it shows every agent and key,
+ * runs the relevancy scorer with `offlineJudge()` and shows the score the runtime computes, follows
+ * a scorer file that is added and removed, and makes no request outside the dev server.
+ *
+ * The server runs on a temp copy of playground/ (inside the repository, so `agent-scorers` still
+ * resolves to this package's `dist/`), with the playground's own vite.config.ts.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import vm from 'node:vm';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+
+const REPO = path.resolve(import.meta.dirname, '../..');
+const PLAYGROUND = path.join(REPO, 'playground');
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const hasChromium = fs.existsSync(CHROMIUM);
+// Flags for root in a container with a closed network (NOTES.md, "Browser checks").
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+if (!hasChromium) {
+  console.warn(`inspector browser test skipped: no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH).`);
+}
+
+const QUESTION = 'What will the weather be in Paris tomorrow?';
+const ANSWER = 'Tomorrow Paris will be sunny and warm, around 21 °C in the afternoon. My cousin collects stamps.';
+
+/** Agent keys from the folders themselves (SPEC section 4), to check the page against the disk. */
+function agentKeysOnDisk(agentsDir: string): string[] {
+  const keys: string[] = [];
+  const visit = (dir: string, prefix: string, depth: number) => {
+    if (!fs.existsSync(dir)) return;
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      if (!entry.isDirectory() || entry.name.startsWith('.') || entry.name.startsWith('_')) continue;
+      const key = prefix ? `${prefix}/${entry.name}` : entry.name;
+      keys.push(key);
+      if (depth < 3) visit(path.join(dir, entry.name, 'subagents'), key, depth + 1);
+    }
+  };
+  visit(agentsDir, '', 0);
+  return keys.sort();
+}
+
+/** WCAG contrast ratio of each element's text against the first opaque background behind it. */
+function contrastRatios(page: Page, selector: string): Promise<Array<{ text: string; ratio: number }>> {
+  return page.$$eval(selector, (elements) => {
+    const parse = (c: string) => (c.match(/[\d.]+/g) ?? []).map(Number);
+    const luminance = ([r, g, b]: number[]) => {
+      const lin = (v: number) => ((v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+      return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
+    };
+    const background = (el: Element | null): number[] => {
+      for (let node = el; node; node = node.parentElement) {
+        const c = parse(getComputedStyle(node).backgroundColor);
+        if (c.length === 3 || (c.length === 4 && c[3] === 1)) return c.slice(0, 3);
+      }
+      return [255, 255, 255];
+    };
+    return elements
+      .filter((el) => (el as HTMLElement).innerText.trim() !== '')
+      .map((el) => {
+        const fg = luminance(parse(getComputedStyle(el).color).slice(0, 3));
+        const bg = luminance(background(el));
+        const ratio = (Math.max(fg, bg) + 0.05) / (Math.min(fg, bg) + 0.05);
+        return { text: `${el.tagName.toLowerCase()}.${el.className}: ${(el as HTMLElement).innerText.trim().slice(0, 40)}`, ratio };
+      });
+  });
+}
+
+/** A temp copy of the playground, inside the repository so that `agent-scorers` resolves to `dist/`. */
+function copyPlayground(name: string): string {
+  const dir = path.join(REPO, 'test/.tmp', `${name}-${process.pid}-${Date.now()}`);
+  fs.mkdirSync(dir, { recursive: true });
+  for (const entry of ['src', 'vite.config.ts', 'tsconfig.json']) {
+    fs.cpSync(path.join(PLAYGROUND, entry), path.join(dir, entry), { recursive: true });
+  }
+  return dir;
+}
+
+/** Starts the playground's dev server (its own vite.config.ts) on a free port, after the watcher's first scan. */
+async function startPlayground(vite: any, dir: string, logs: string[]) {
+  const logger = vite.createLogger('info');
+  for (const level of ['info', 'warn', 'warnOnce', 'error'] as const) {
+    logger[level] = (message: string) => void logs.push(message.replace(/\x1b\[[0-9;]*m/g, ''));
+  }
+  const server = await vite.createServer({
+    root: dir,
+    configFile: path.join(dir, 'vite.config.ts'),
+    customLogger: logger,
+    server: { host: '127.0.0.1', port: 0 },
+  });
+  const ready = new Promise<void>((resolve) => server.watcher.once('ready', () => resolve()));
+  await server.listen();
+  await ready;
+  server.printUrls(); // what the `vite` CLI does after listening
+  return server;
+}
+
+describe('dev inspector on the playground (Vite 8)', () => {
+  let dir: string;
+  let server: any;
+  let browser: Browser;
+  let page: Page;
+  let base: string;
+  let inspector: string;
+  const logs: string[] = [];
+  const requests: string[] = [];
+  const consoleErrors: string[] = [];
+  const savedKey = process.env.OPENAI_API_KEY;
+
+  beforeAll(async () => {
+    // The playground's judge is offlineJudge() without a key: keep it offline and deterministic.
+    delete process.env.OPENAI_API_KEY;
+    dir = copyPlayground('inspector');
+    server = await startPlayground(await import('vite'), dir, logs);
+    base = server.resolvedUrls.local[0];
+    inspector = new URL('__agent-scorers/', base).href;
+
+    if (!hasChromium) return;
+    const { chromium } = await import('playwright-core');
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    page.on('request', (request) => void requests.push(request.url()));
+    page.on('console', (message) => void (message.type() === 'error' && consoleErrors.push(message.text())));
+    page.on('pageerror', (error) => void consoleErrors.push(String(error)));
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+    if (savedKey !== undefined) process.env.OPENAI_API_KEY = savedKey;
+  });
+
+  test('the startup output lists the inspector URL', () => {
+    expect(logs.join('\n')).toContain(`Scorers: ${inspector}`);
+  });
+
+  test('the page is one self-contained document: a CSP that allows only itself, a script that parses, no outside URL', async () => {
+    const res = await fetch(inspector);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    const csp = res.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain("connect-src 'self'");
+    const html = await res.text();
+    expect(html).not.toMatch(/https?:\/\//);
+    const scripts = [...html.matchAll(/<script nonce="([^"]+)">([\s\S]*?)<\/script>/g)];
+    expect(scripts).toHaveLength(1);
+    expect(csp).toContain(`'nonce-${scripts[0][1]}'`);
+    expect(() => new vm.Script(scripts[0][2])).not.toThrow();
+    // Without the trailing slash: redirected, so the page's relative API URLs resolve.
+    const bare = await fetch(inspector.slice(0, -1), { redirect: 'manual' });
+    expect(bare.status).toBe(301);
+    expect(bare.headers.get('location')).toBe('/__agent-scorers/');
+  });
+
+  test.skipIf(!hasChromium)('the page shows every agent and subagent, every key with its source, and the diagnostics', async () => {
+    await page.goto(inspector);
+    await expect.poll(() => page.locator('#agents article').count()).toBeGreaterThan(0);
+    const state = await (await fetch(new URL('api/state', inspector))).json();
+
+    const onDisk = agentKeysOnDisk(path.join(dir, 'src/mastra/agents'));
+    expect(onDisk).toContain('weather/planner');
+    const shown = await page.locator('#agents article').evaluateAll((els) => els.map((el) => el.getAttribute('data-agent')));
+    expect([...shown].sort()).toEqual(onDisk);
+    expect(Object.keys(state.manifest.agents).sort()).toEqual(onDisk);
+
+    for (const [key, agent] of Object.entries<any>(state.manifest.agents)) {
+      const card = page.locator(`#agents article[data-agent="${key}"]`);
+      await expect.poll(() => card.locator('h3').innerText()).toContain(key);
+      expect(await card.innerText()).toContain(agent.dir);
+      expect(await card.locator('dl').innerText()).toContain(`${agent.configScorers}:`);
+      const rows = await card.locator('table').first().locator('tbody tr').evaluateAll((trs) =>
+        trs.map((tr) => Array.from(tr.children, (cell) => (cell as HTMLElement).innerText.trim())),
+      );
+      const expected = Object.entries<any>(agent.scorers).map(([k, s]) => [
+        k,
+        s.source === 'file' ? 'scorers/ file' : 'config.scorers',
+        s.source === 'file' ? s.file : agent.config,
+      ]);
+      if (agent.configScorers === 'function') expect(expected).toEqual([]);
+      else expect(rows.map((r) => r.slice(0, 3))).toEqual(expected);
+    }
+    // The playground's own files: a scorers/ file, and a config record key overriding a file.
+    const weather = (await page.locator('#agents article[data-agent="weather"]').innerText()).replace(/\s+/g, ' ');
+    expect(weather).toContain('answer-relevancy scorers/ file src/mastra/agents/weather/scorers/answer-relevancy.ts');
+    expect(weather).toContain('relevance config.scorers src/mastra/agents/weather/config.ts ratio 0.25');
+
+    const diagnostics = await page.locator('#diagnostics li').allInnerTexts();
+    expect(diagnostics).toHaveLength(state.manifest.diagnostics.length);
+    state.manifest.diagnostics.forEach((d: any, i: number) => {
+      expect(diagnostics[i]).toContain(d.code);
+      expect(diagnostics[i]).toContain(d.message);
+    });
+  });
+
+  test.skipIf(!hasChromium)('runs the relevancy scorer (offlineJudge) on the server and shows the score the runtime computes', async () => {
+    await page.getByLabel('Agent', { exact: true }).selectOption('weather');
+    await page.getByLabel('Scorer', { exact: true }).selectOption('answer-relevancy');
+    await page.getByLabel(/^Input/).fill(QUESTION);
+    await page.getByLabel(/^Output/).fill(ANSWER);
+    // Keyboard: focus the button and press Enter.
+    await page.getByRole('button', { name: 'Run scorer' }).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('#result-status').innerText(), { timeout: 20_000 }).toMatch(/^Score /);
+
+    // The oracle: the same scorer from this package's runtime, run here with the same messages.
+    const runtime = await import(pathToFileURL(path.join(REPO, 'dist/runtime/index.js')).href);
+    const scorer = runtime.createAnswerRelevancyScorer({ model: runtime.offlineJudge(), options: { uncertaintyWeight: 0.3, scale: 1 } });
+    const message = (role: string, text: string) => ({ role, content: { format: 2, parts: [{ type: 'text', text }], content: text } });
+    const expected = await scorer.run({
+      input: { inputMessages: [message('user', QUESTION)], rememberedMessages: [], systemMessages: [], taggedSystemMessages: {} },
+      output: [message('assistant', ANSWER)],
+    });
+
+    expect(Number(await page.locator('#score').innerText())).toBe(expected.score);
+    expect(await page.locator('#result-status').innerText()).toBe(`Score ${expected.score} for answer-relevancy of weather.`);
+    expect(await page.locator('#reason').innerText()).toBe(expected.reason);
+    const rows = await page.locator('#result table tbody tr').evaluateAll((trs) =>
+      trs.map((tr) => Array.from(tr.children, (cell) => (cell as HTMLElement).innerText.trim())),
+    );
+    expect(rows.map((r) => r[1])).toEqual(expected.preprocessStepResult.statements);
+    expect(rows.map((r) => r[2])).toEqual(expected.analyzeStepResult.results.map((v: any) => v.result));
+    expect(expected.analyzeStepResult.results.map((v: any) => v.result)).toContain('no'); // the stamps
+  });
+
+  test.skipIf(!hasChromium)('resolves a function-form agent at run time, with a request context', async () => {
+    await page.getByLabel('Agent', { exact: true }).selectOption('support');
+    const options = () => page.getByLabel('Scorer', { exact: true }).locator('option').allInnerTexts();
+    await expect.poll(options).toEqual(['empathy', 'next-step']);
+    await page.getByLabel(/^Request context/).fill('{"tier": "premium"}');
+    await page.getByLabel(/^Request context/).press('Tab'); // `change` fires on leaving the field
+    await expect.poll(options).toEqual(['empathy', 'next-step', 'sla']);
+    await page.getByLabel(/^Request context/).fill('');
+  });
+
+  test.skipIf(!hasChromium)('a scorer file added while the page is open appears live, runs, and disappears when deleted', async () => {
+    const file = path.join(dir, 'src/mastra/agents/recipes/scorers/inspector-added.ts');
+    fs.writeFileSync(
+      file,
+      "export default { scorer: { id: 'inspector-added', run: async () => ({ score: 0.42, reason: 'added while the page was open' }) }, sampling: { type: 'ratio', rate: 0.5 } };\n",
+    );
+    const card = page.locator('#agents article[data-agent="recipes"]');
+    const row = card.locator('tbody tr', { has: page.locator('th', { hasText: 'inspector-added' }) });
+    await expect.poll(() => row.count(), { timeout: 20_000 }).toBe(1);
+    expect((await row.innerText()).replace(/\s+/g, ' ')).toContain('src/mastra/agents/recipes/scorers/inspector-added.ts ratio 0.5');
+
+    // Its "Try" button (keyboard) selects it; the server runs the new file.
+    await row.getByRole('button', { name: 'Try inspector-added of recipes' }).press('Enter');
+    expect(await page.getByLabel('Scorer', { exact: true }).inputValue()).toBe('inspector-added');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('input');
+    await page.getByRole('button', { name: 'Run scorer' }).click();
+    await expect.poll(() => page.locator('#result-status').innerText(), { timeout: 20_000 }).toBe('Score 0.42 for inspector-added of recipes.');
+    expect(await page.locator('#reason').innerText()).toBe('added while the page was open');
+
+    fs.rmSync(file);
+    await expect.poll(() => row.count(), { timeout: 20_000 }).toBe(0);
+    // After a reload too (the state is read afresh).
+    await page.reload();
+    await expect.poll(() => page.locator('#agents article[data-agent="recipes"]').count()).toBe(1);
+    expect(await page.locator('#agents article[data-agent="recipes"]').innerText()).not.toContain('inspector-added');
+  });
+
+  test.skipIf(!hasChromium)('errors are messages on the page, and the API refuses bad requests with a status', async () => {
+    await page.getByLabel('Agent', { exact: true }).selectOption('weather');
+    await page.getByLabel('JSON', { exact: true }).check();
+    await page.getByLabel(/^Input/).fill('{ not json');
+    await page.getByRole('button', { name: 'Run scorer' }).click();
+    await expect.poll(() => page.locator('#run-error').innerText()).toContain('input is not valid JSON');
+    await page.getByLabel('Agent messages, as Mastra passes them').check();
+
+    const post = (body: string, type = 'application/json') =>
+      page.evaluate(
+        async ([b, t]) => {
+          const res = await fetch('api/run', { method: 'POST', headers: { 'Content-Type': t }, body: b });
+          return { status: res.status, body: await res.json() };
+        },
+        [body, type] as const,
+      );
+    expect(await post('{ nope')).toMatchObject({ status: 400, body: { error: expect.stringContaining('not valid JSON') } });
+    expect(await post(JSON.stringify({ agent: 'weather', input: 'q', output: 'a' }))).toMatchObject({ status: 400, body: { error: expect.stringContaining('"key"') } });
+    expect(await post(JSON.stringify({ agent: 'nobody', key: 'x', input: 'q', output: 'a' }))).toMatchObject({
+      status: 404,
+      body: { error: expect.stringContaining('known agents: "recipes", "support", "weather", "weather/planner"') },
+    });
+    expect(await post(JSON.stringify({ agent: 'weather', key: 'nope', input: 'q', output: 'a' }))).toMatchObject({ status: 404 });
+    expect(await post('{}', 'text/plain')).toMatchObject({ status: 415 });
+    // A scorer that throws: a message with the status, not a broken server.
+    const file = path.join(dir, 'src/mastra/agents/recipes/scorers/inspector-throws.ts');
+    fs.writeFileSync(file, "export default { id: 'inspector-throws', run: async () => { throw new Error('judge unavailable'); } };\n");
+    try {
+      const run = () => post(JSON.stringify({ agent: 'recipes', key: 'inspector-throws', input: 'q', output: 'a' }));
+      await expect.poll(async () => (await run()).status, { timeout: 20_000 }).toBe(500);
+      expect((await run()).body.error).toBe('Scorer "inspector-throws" failed: judge unavailable');
+    } finally {
+      fs.rmSync(file);
+    }
+  });
+
+  test.skipIf(!hasChromium)('accessible: labelled controls, landmarks, keyboard focus that shows, readable contrast', async () => {
+    await page.reload();
+    await expect.poll(() => page.locator('#agents article').count()).toBeGreaterThan(0);
+    for (const label of ['Agent', 'Scorer']) expect(await page.getByLabel(label, { exact: true }).count()).toBe(1);
+    for (const label of [/^Input/, /^Output/, /^Request context/]) expect(await page.getByLabel(label).count()).toBe(1);
+    expect(await page.locator('main').count()).toBe(1);
+    expect(await page.locator('h1').innerText()).toContain('agent-scorers');
+    expect(await page.locator('[aria-live="polite"]').count()).toBeGreaterThan(0);
+
+    // The first Tab reaches the skip link, which moves to the form.
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toContain('Skip to');
+    const outline = await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle);
+    expect(outline).not.toBe('none');
+
+    const ratios = await contrastRatios(page, 'p, dt, dd, th, td, label, legend, button, .badge, code, h1, h2, h3, footer');
+    expect(ratios.length).toBeGreaterThan(20);
+    expect(ratios.filter((r) => r.ratio < 4.5)).toEqual([]);
+  });
+
+  test.skipIf(!hasChromium)('the page made no request outside the dev server and logged no error', () => {
+    const origin = new URL(base).origin;
+    expect(requests.length).toBeGreaterThan(0);
+    expect(requests.filter((url) => !url.startsWith(`${origin}/`))).toEqual([]);
+    // The error responses of the previous test are answers the page expected; nothing else failed.
+    expect(consoleErrors.filter((text) => !/status of (400|404|415|500)/.test(text))).toEqual([]);
+  });
+});
+
+describe('dev inspector on the playground (Vite 7)', () => {
+  let dir: string;
+  let server: any;
+  let inspector: string;
+  const logs: string[] = [];
+  const savedKey = process.env.OPENAI_API_KEY;
+
+  beforeAll(async () => {
+    delete process.env.OPENAI_API_KEY;
+    dir = copyPlayground('inspector-vite7');
+    server = await startPlayground(await import('vite7'), dir, logs);
+    inspector = new URL('__agent-scorers/', server.resolvedUrls.local[0]).href;
+  });
+
+  afterAll(async () => {
+    await server?.close();
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+    if (savedKey !== undefined) process.env.OPENAI_API_KEY = savedKey;
+  });
+
+  test('lists the URL, serves the state and runs a scorer on the server', async () => {
+    expect(logs.join('\n')).toContain(`Scorers: ${inspector}`);
+    const state = await (await fetch(new URL('api/state', inspector))).json();
+    expect(Object.keys(state.manifest.agents).sort()).toEqual(agentKeysOnDisk(path.join(dir, 'src/mastra/agents')));
+
+    const res = await fetch(new URL('api/run', inspector), {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ agent: 'weather', key: 'answer-relevancy', input: QUESTION, output: ANSWER }),
+    });
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    const runtime = await import(pathToFileURL(path.join(REPO, 'dist/runtime/index.js')).href);
+    const expected = await runtime
+      .createAnswerRelevancyScorer({ model: runtime.offlineJudge(), options: { uncertaintyWeight: 0.3, scale: 1 } })
+      .run({ input: QUESTION, output: ANSWER });
+    expect(body.score).toBe(expected.score);
+    expect(body.steps.preprocess.statements).toEqual(expected.preprocessStepResult.statements);
+    expect(body.steps.analyze.results).toEqual(expected.analyzeStepResult.results);
+
+    // A cross-site form post cannot run scorers through the dev server.
+    const cross = await fetch(new URL('api/run', inspector), {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Origin: 'https://evil.example' },
+      body: JSON.stringify({ agent: 'weather', key: 'answer-relevancy', input: QUESTION, output: ANSWER }),
+    });
+    expect(cross.status).toBe(403);
+  });
+});
