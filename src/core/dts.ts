@@ -54,7 +54,7 @@ function recordType(agent: DtsAgent, indent: string): string {
 export function generateDts(agents: readonly DtsAgent[]): string {
   const out: string[] = [...DTS_HEADER, ''];
   out.push(`declare module ${lit(VIRTUAL_ID)} {`);
-  out.push(`  import type { Manifest, ScorerEntry, ScorerRecord, ScorersFunction } from 'agent-scorers';`);
+  out.push(`  import type { Manifest, ScorerEntry, ScorerRecord, ScorersFunction } from "agent-scorers";`);
   out.push('');
   out.push('  /** What the registry holds per agent: a record of scorer entries, or the config.scorers function. */');
   out.push('  export interface AgentScorers {');
