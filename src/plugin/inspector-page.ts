@@ -27,6 +27,7 @@ html { font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans",
 body { margin: 0; }
 code, pre, textarea { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, "DejaVu Sans Mono", monospace; font-size: 0.9em; }
 code { background: var(--code); padding: 0.05em 0.35em; border-radius: 4px; overflow-wrap: anywhere; }
+th code { overflow-wrap: normal; }
 a { color: var(--accent); }
 :focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; }
 .skip { position: absolute; left: 8px; top: -48px; background: var(--bg); padding: 8px 12px; z-index: 2; }
@@ -70,6 +71,8 @@ table { border-collapse: collapse; width: 100%; font-size: 0.92rem; }
 th, td { text-align: left; padding: 6px 8px; border-top: 1px solid var(--line); vertical-align: top; }
 thead th { border-top: 0; color: var(--muted); font-weight: 600; font-size: 0.85rem; }
 tbody th { font-weight: 500; }
+tbody th code, td.nowrap { white-space: nowrap; }
+td.file code { overflow-wrap: anywhere; }
 .note { color: var(--muted); margin: 6px 0; font-size: 0.92rem; }
 button { font: inherit; border-radius: 6px; border: 1px solid var(--accent); padding: 4px 12px; cursor: pointer; background: var(--bg); color: var(--accent); }
 button.primary { background: var(--accent); color: var(--accent-fg); font-weight: 600; padding: 8px 18px; }
@@ -78,6 +81,8 @@ button:disabled { opacity: 0.6; cursor: not-allowed; }
 form { display: grid; gap: 4px; }
 label, legend { font-weight: 600; margin-top: 8px; }
 .hint { color: var(--muted); font-weight: 400; font-size: 0.88rem; }
+#scorer-note { margin: 2px 0; }
+#scorer-note:empty { display: none; }
 select, textarea { font: inherit; width: 100%; padding: 6px 8px; border: 1px solid var(--muted); border-radius: 6px; background: var(--bg); color: var(--fg); }
 textarea { resize: vertical; font-size: 0.9rem; }
 fieldset { border: 0; padding: 0; margin: 4px 0 8px; display: flex; flex-wrap: wrap; gap: 4px 16px; }
@@ -164,7 +169,7 @@ const SCRIPT = `
   };
 
   function samplingText(s) {
-    if (!s) return 'not set, or not a literal';
+    if (!s) return 'not set / dynamic';
     if (s.type === 'none') return 'none (always runs)';
     if (s.type === 'ratio') return 'ratio ' + s.rate + ' (' + Math.round(s.rate * 1000) / 10 + '% of runs)';
     return JSON.stringify(s);
@@ -215,8 +220,8 @@ const SCRIPT = `
         var file = s.source === 'file' ? s.file : agent.config;
         return h('tr', {}, [
           h('th', { scope: 'row' }, [code(key)]),
-          h('td', { text: s.source === 'file' ? 'scorers/ file' : 'config.scorers' }),
-          h('td', {}, [file ? code(file) : '']),
+          h('td', { class: 'nowrap', text: s.source === 'file' ? 'scorers/ file' : 'config.scorers' }),
+          h('td', { class: 'file' }, [file ? code(file) : '']),
           h('td', { text: samplingText(s.sampling) }),
           h('td', {}, [tryButton(agentKey, key)])
         ]);
@@ -278,13 +283,14 @@ const SCRIPT = `
     }
     keys.forEach(function (key, index) {
       var a = m.agents[key], d = depth(key), headingId = 'agent-' + index + '-h';
-      var count = m.diagnostics.filter(function (x) { return x.agent === key; }).length;
+      var own = m.diagnostics.filter(function (x) { return x.agent === key; }), count = own.length;
+      var worst = own.some(function (x) { return x.severity === 'error'; }) ? 'error' : 'warning';
       var n = Object.keys(a.scorers).length;
       els.agents.appendChild(h('article', { class: 'agent' + (changed && changed[key] ? ' changed' : ''), id: 'agent-' + index, 'data-depth': d, 'aria-labelledby': headingId, 'data-agent': key }, [
         h('h3', { id: headingId }, [
           d > 0 ? h('span', { class: 'badge plain', text: 'subagent' }) : null,
           code(key),
-          count ? h('span', { class: 'badge warning', text: plural(count, 'diagnostic', 'diagnostics') }) : null
+          count ? h('span', { class: 'badge ' + worst, text: plural(count, 'diagnostic', 'diagnostics') }) : null
         ]),
         h('dl', { class: 'meta' }, [
           h('dt', { text: 'Folder' }), h('dd', {}, [code(a.dir)]),

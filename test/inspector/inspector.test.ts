@@ -325,9 +325,14 @@ describe('dev inspector on the playground (Vite 8)', () => {
     const outline = await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle);
     expect(outline).not.toBe('none');
 
-    const ratios = await contrastRatios(page, 'p, dt, dd, th, td, label, legend, button, .badge, code, h1, h2, h3, footer');
-    expect(ratios.length).toBeGreaterThan(20);
-    expect(ratios.filter((r) => r.ratio < 4.5)).toEqual([]);
+    const selector = 'p, dt, dd, th, td, label, legend, button, .badge, code, h1, h2, h3, h4, summary, footer';
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      const ratios = await contrastRatios(page, selector);
+      expect(ratios.length).toBeGreaterThan(20);
+      expect(ratios.filter((r) => r.ratio < 4.5), colorScheme).toEqual([]);
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
   });
 
   test.skipIf(!hasChromium)('the page made no request outside the dev server and logged no error', () => {
