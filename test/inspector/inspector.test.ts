@@ -14,6 +14,10 @@ import vm from 'node:vm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 
+// Used only inside page.evaluate callbacks, which run in the browser (this tsconfig has no DOM lib).
+declare const document: any;
+declare function getComputedStyle(element: unknown): any;
+
 const REPO = path.resolve(import.meta.dirname, '../..');
 const PLAYGROUND = path.join(REPO, 'playground');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -55,13 +59,13 @@ function agentKeysOnDisk(agentsDir: string): string[] {
 
 /** WCAG contrast ratio of each element's text against the first opaque background behind it. */
 function contrastRatios(page: Page, selector: string): Promise<Array<{ text: string; ratio: number }>> {
-  return page.$$eval(selector, (elements) => {
+  return page.$$eval(selector, (elements: any[]) => {
     const parse = (c: string) => (c.match(/[\d.]+/g) ?? []).map(Number);
     const luminance = ([r, g, b]: number[]) => {
       const lin = (v: number) => ((v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
       return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
     };
-    const background = (el: Element | null): number[] => {
+    const background = (el: any): number[] => {
       for (let node = el; node; node = node.parentElement) {
         const c = parse(getComputedStyle(node).backgroundColor);
         if (c.length === 3 || (c.length === 4 && c[3] === 1)) return c.slice(0, 3);
@@ -69,12 +73,12 @@ function contrastRatios(page: Page, selector: string): Promise<Array<{ text: str
       return [255, 255, 255];
     };
     return elements
-      .filter((el) => (el as HTMLElement).innerText.trim() !== '')
+      .filter((el) => (el as any).innerText.trim() !== '')
       .map((el) => {
         const fg = luminance(parse(getComputedStyle(el).color).slice(0, 3));
         const bg = luminance(background(el));
         const ratio = (Math.max(fg, bg) + 0.05) / (Math.min(fg, bg) + 0.05);
-        return { text: `${el.tagName.toLowerCase()}.${el.className}: ${(el as HTMLElement).innerText.trim().slice(0, 40)}`, ratio };
+        return { text: `${el.tagName.toLowerCase()}.${el.className}: ${(el as any).innerText.trim().slice(0, 40)}`, ratio };
       });
   });
 }
@@ -170,7 +174,7 @@ describe('dev inspector on the playground (Vite 8)', () => {
   test.skipIf(!hasChromium)('the page shows every agent and subagent, every key with its source, and the diagnostics', async () => {
     await page.goto(inspector);
     await expect.poll(() => page.locator('#agents article').count()).toBeGreaterThan(0);
-    const state = await (await fetch(new URL('api/state', inspector))).json();
+    const state: any = await (await fetch(new URL('api/state', inspector))).json();
 
     const onDisk = agentKeysOnDisk(path.join(dir, 'src/mastra/agents'));
     expect(onDisk).toContain('weather/planner');
@@ -184,7 +188,7 @@ describe('dev inspector on the playground (Vite 8)', () => {
       expect(await card.innerText()).toContain(agent.dir);
       expect(await card.locator('dl').innerText()).toContain(`${agent.configScorers}:`);
       const rows = await card.locator('table').first().locator('tbody tr').evaluateAll((trs) =>
-        trs.map((tr) => Array.from(tr.children, (cell) => (cell as HTMLElement).innerText.trim())),
+        trs.map((tr) => Array.from(tr.children, (cell) => (cell as any).innerText.trim())),
       );
       const expected = Object.entries<any>(agent.scorers).map(([k, s]) => [
         k,
@@ -230,7 +234,7 @@ describe('dev inspector on the playground (Vite 8)', () => {
     expect(await page.locator('#result-status').innerText()).toBe(`Score ${expected.score} for answer-relevancy of weather.`);
     expect(await page.locator('#reason').innerText()).toBe(expected.reason);
     const rows = await page.locator('#result table tbody tr').evaluateAll((trs) =>
-      trs.map((tr) => Array.from(tr.children, (cell) => (cell as HTMLElement).innerText.trim())),
+      trs.map((tr) => Array.from(tr.children, (cell) => (cell as any).innerText.trim())),
     );
     expect(rows.map((r) => r[1])).toEqual(expected.preprocessStepResult.statements);
     expect(rows.map((r) => r[2])).toEqual(expected.analyzeStepResult.results.map((v: any) => v.result));
@@ -286,7 +290,7 @@ describe('dev inspector on the playground (Vite 8)', () => {
       page.evaluate(
         async ([b, t]) => {
           const res = await fetch('api/run', { method: 'POST', headers: { 'Content-Type': t }, body: b });
-          return { status: res.status, body: await res.json() };
+          return { status: res.status, body: (await res.json()) as any };
         },
         [body, type] as const,
       );
@@ -366,7 +370,7 @@ describe('dev inspector on the playground (Vite 7)', () => {
 
   test('lists the URL, serves the state and runs a scorer on the server', async () => {
     expect(logs.join('\n')).toContain(`Scorers: ${inspector}`);
-    const state = await (await fetch(new URL('api/state', inspector))).json();
+    const state: any = await (await fetch(new URL('api/state', inspector))).json();
     expect(Object.keys(state.manifest.agents).sort()).toEqual(agentKeysOnDisk(path.join(dir, 'src/mastra/agents')));
 
     const res = await fetch(new URL('api/run', inspector), {
@@ -375,7 +379,7 @@ describe('dev inspector on the playground (Vite 7)', () => {
       body: JSON.stringify({ agent: 'weather', key: 'answer-relevancy', input: QUESTION, output: ANSWER }),
     });
     expect(res.status).toBe(200);
-    const body = await res.json();
+    const body: any = await res.json();
     const runtime = await import(pathToFileURL(path.join(REPO, 'dist/runtime/index.js')).href);
     const expected = await runtime
       .createAnswerRelevancyScorer({ model: runtime.offlineJudge(), options: { uncertaintyWeight: 0.3, scale: 1 } })
