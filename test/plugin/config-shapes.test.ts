@@ -45,7 +45,7 @@ describe.each(HOSTS)('config shapes on %s', (host) => {
   });
 
   test('what shows only at run time is warned once at run time, and never at build time', () => {
-    expect(warn.mock.calls.map((c) => c[0]).sort()).toEqual([...RUNTIME_WARNINGS].sort());
+    expect(warn.mock.calls.map((c: unknown[]) => c[0]).sort()).toEqual([...RUNTIME_WARNINGS].sort());
     for (const text of RUNTIME_WARNINGS) expect(result.output).not.toContain(text);
   });
 
