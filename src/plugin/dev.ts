@@ -10,7 +10,7 @@
  * plan read from the file changed (e.g. a missing default export was fixed).
  */
 import path from 'node:path';
-import { isOurId } from '../core/codegen.js';
+import { agentKeyOfResolvedId, isOurId } from '../core/codegen.js';
 import type { Plan } from '../core/plan.js';
 import { CONFIG_NAMES, toPosix } from '../core/scan.js';
 
@@ -71,9 +71,9 @@ export function watchAgents(server: DevServer, hooks: DevHooks): () => void {
     timer.unref?.();
   };
 
-  const changed = () => {
+  const changed = (file: string) => {
     hooks.invalidatePlan();
-    invalidateVirtualModules(server);
+    invalidateVirtualModules(server, affectedAgent(file, agentsDirs));
     scheduleRefresh();
   };
 
@@ -83,7 +83,7 @@ export function watchAgents(server: DevServer, hooks: DevHooks): () => void {
       scheduleRefresh(); // deleted or replaced: write it again
       return;
     }
-    if (affectsDiscovery(file, agentsDirs, hooks.plan()?.folders ?? [])) changed();
+    if (affectsDiscovery(file, agentsDirs, hooks.plan()?.folders ?? [])) changed(file);
   };
   const onChange = (raw: string) => {
     const file = toPosix(raw);
@@ -96,7 +96,7 @@ export function watchAgents(server: DevServer, hooks: DevHooks): () => void {
     const stale = planned
       ? editChangesPlan(planned, file, hooks.analyseScorer)
       : affectsDiscovery(file, agentsDirs, []);
-    if (stale) changed();
+    if (stale) changed(file);
   };
 
   const events: Array<[WatchEvent, (file: string) => void]> = [
@@ -143,19 +143,42 @@ function inAgent(segments: string[]): boolean {
 }
 
 /**
- * Invalidates `virtual:agent-scorers` and every per-agent module in every environment's module graph
+ * The key of the agent (or subagent) whose folder holds `file`, e.g. `weather/planner` for
+ * `<agentsDir>/weather/subagents/planner/scorers/x.ts`; null when `file` is not inside an agent
+ * folder (an agents folder itself, or a folder reached through a symlink): then every module is stale.
+ */
+export function affectedAgent(file: string, agentsDirs: readonly string[]): string | null {
+  for (const dir of agentsDirs) {
+    if (!file.startsWith(`${dir}/`)) continue;
+    const segments = file.slice(dir.length + 1).split('/');
+    let key = segments[0];
+    for (let i = 1; segments[i] === 'subagents' && i + 1 < segments.length; i += 2) key += `/${segments[i + 1]}`;
+    return key;
+  }
+  return null;
+}
+
+/**
+ * Invalidates `virtual:agent-scorers` and the changed agent's modules in every environment's module graph
  * (so `ssrLoadModule` and any fetch see fresh code), then tells each environment that holds one of
  * them to reload, as Vite does for an update without an HMR boundary: the browser reloads the page,
  * a module runner re-imports its entry points. (`environment.reloadModule` would route virtual ids
  * through a file path that module runners never match, so they would keep stale modules.)
  */
-export function invalidateVirtualModules(server: DevServer): void {
+export function invalidateVirtualModules(server: DevServer, agent: string | null = null): void {
+  // Only the registry and the changed agent's modules (its subagents too, for a removed folder):
+  // re-running every agent module would re-request every scorer file on a large tree.
+  const stale = (id: string) => {
+    if (!isOurId(id)) return false;
+    const key = agentKeyOfResolvedId(id);
+    return agent === null || key === null || key === agent || key.startsWith(`${agent}/`);
+  };
   const environments = server.environments ? Object.values(server.environments) : [];
   const graphs: Array<[ModuleGraph, Environment | null]> = environments.flatMap((env) => (env.moduleGraph ? [[env.moduleGraph, env] as [ModuleGraph, Environment]] : []));
   if (graphs.length === 0 && server.moduleGraph) graphs.push([server.moduleGraph, null]);
   const timestamp = Date.now();
   for (const [graph, env] of graphs) {
-    const ours = [...graph.idToModuleMap.values()].filter((mod) => mod.id !== null && isOurId(mod.id));
+    const ours = [...graph.idToModuleMap.values()].filter((mod) => mod.id !== null && stale(mod.id));
     if (ours.length === 0) continue;
     const seen = new Set<ModuleNode>();
     for (const mod of ours) graph.invalidateModule(mod, seen, timestamp, true);

@@ -50,6 +50,7 @@ describe.each<Host>(['vite8', 'rollup', 'rolldown'])('watch mode on %s', (host) 
   let dir: string;
   let watcher: Watcher;
   const errors: unknown[] = [];
+  let builds = 0;
   let n = 0;
   const agents = () => path.join(dir, 'src/mastra/agents');
   const registry = async () => shape((await import(`${pathToFileURL(path.join(dir, 'dist/main.js')).href}?v=${n++}`)).registry);
@@ -75,8 +76,20 @@ describe.each<Host>(['vite8', 'rollup', 'rolldown'])('watch mode on %s', (host) 
     watcher = await startWatch(host, dir);
     watcher.on('event', (e) => {
       if (e.code === 'ERROR') errors.push(e.error);
+      if (e.code === 'END') builds++;
       void e.result?.close();
     });
+    // The watchers start after the first build and scan asynchronously; a file created during that
+    // scan counts as initial and is ignored (NOTES). Wait until an edit of a watched file rebuilds,
+    // which shows the watcher is live, before the tests create files.
+    const start = Date.now();
+    while (builds === 0) await new Promise((r) => setTimeout(r, 20));
+    const relevance = path.join(agents(), 'weather/scorers/relevance.js');
+    for (let seen = builds; builds === seen; ) {
+      if (Date.now() - start > 30_000) throw new Error('the watcher never rebuilt after an edit');
+      fs.writeFileSync(relevance, fs.readFileSync(relevance, 'utf8'));
+      await new Promise((r) => setTimeout(r, 250));
+    }
   });
   afterAll(async () => {
     await watcher?.close();
