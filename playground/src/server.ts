@@ -28,58 +28,67 @@ for (const [file, examples] of Object.entries(files)) {
 // What a request to a function-form agent carries (Mastra passes a RequestContext, a Map-like).
 const requestContext = new Map([['tier', 'premium']]);
 
-console.log(`\nagent-scorers playground: ${Object.keys(registry).length} agents in the registry`);
-console.log(`judge: ${judgeDescription}\n`);
+async function main(): Promise<void> {
+  console.log(`\nagent-scorers playground: ${Object.keys(registry).length} agents in the registry`);
+  console.log(`judge: ${judgeDescription}\n`);
 
-const rows: string[][] = [];
-const lowest: string[] = [];
-// The plugin's `dts` option writes agent-scorers.d.ts, so agent keys are typed literally.
-for (const agent of Object.keys(registry) as Array<keyof typeof registry>) {
-  const value = registry[agent];
-  const functionForm = typeof value === 'function';
-  // resolveScorers calls the function form with the request context; records come back as they are.
-  const scorers: Readonly<Record<string, ScorerEntry>> = await resolveScorers(agent, { requestContext });
-  const data = datasets[agent];
-  if (!data || data.length === 0) throw new Error(`agent ${JSON.stringify(agent)} has no dataset.json`);
-  const keys = Object.keys(scorers);
-  if (keys.length === 0) continue;
+  const rows: string[][] = [];
+  const lowest: string[] = [];
+  // The plugin's `dts` option writes agent-scorers.d.ts, so agent keys are typed literally.
+  for (const agent of Object.keys(registry) as Array<keyof typeof registry>) {
+    const value = registry[agent];
+    const functionForm = typeof value === 'function';
+    // resolveScorers calls the function form with the request context; records come back as they are.
+    const scorers: Readonly<Record<string, ScorerEntry>> = await resolveScorers(agent, { requestContext });
+    const data = datasets[agent];
+    if (!data || data.length === 0) throw new Error(`agent ${JSON.stringify(agent)} has no dataset.json`);
+    const keys = Object.keys(scorers);
+    if (keys.length === 0) continue;
 
-  const scored = new Map<string, number>();
-  let worst: { index: number; score: number; reason: string } | null = null;
-  const result = await runEvals({
-    data: data.map((example) => ({ input: example.question, answer: example.answer })),
-    scorers,
-    // The "agent" answers from the dataset; point `target` at a real Mastra agent to evaluate it live.
-    target: (_input, { item }) => item.answer,
-    onItemComplete: ({ index, scorerResults }) => {
-      for (const [id, run] of Object.entries(scorerResults)) {
-        if (typeof run?.score === 'number') scored.set(id, (scored.get(id) ?? 0) + 1);
-      }
-      const relevancy = scorerResults['answer-relevancy-scorer'];
-      if (relevancy && (worst === null || relevancy.score < worst.score)) worst = { index, score: relevancy.score, reason: relevancy.reason };
-    },
-  });
+    const scored = new Map<string, number>();
+    let worst: { index: number; score: number; reason: string } | null = null;
+    const result = await runEvals({
+      data: data.map((example) => ({ input: example.question, answer: example.answer })),
+      scorers,
+      // The "agent" answers from the dataset; point `target` at a real Mastra agent to evaluate it live.
+      target: (_input, { item }) => item.answer,
+      onItemComplete: ({ index, scorerResults }) => {
+        for (const [id, run] of Object.entries(scorerResults)) {
+          if (typeof run?.score === 'number') scored.set(id, (scored.get(id) ?? 0) + 1);
+        }
+        const relevancy = scorerResults['answer-relevancy-scorer'];
+        if (relevancy && (worst === null || relevancy.score < worst.score)) worst = { index, score: relevancy.score, reason: relevancy.reason };
+      },
+    });
 
-  for (const key of keys) {
-    const entry = scorers[key];
-    const id = entry.scorer.id;
-    const source = functionForm ? 'config()' : (manifest.agents[agent]?.scorers[key]?.source ?? 'config');
-    const mean = result.scores[id];
-    rows.push([agent, key, source, formatSampling(entry.sampling), mean === undefined ? '-' : mean.toFixed(2), String(scored.get(id) ?? 0)]);
+    for (const key of keys) {
+      const entry = scorers[key];
+      const id = entry.scorer.id;
+      const source = functionForm ? 'config()' : (manifest.agents[agent]?.scorers[key]?.source ?? 'config');
+      const mean = result.scores[id];
+      rows.push([agent, key, source, formatSampling(entry.sampling), mean === undefined ? '-' : mean.toFixed(2), String(scored.get(id) ?? 0)]);
+    }
+    if (worst !== null) {
+      const { index, score, reason } = worst as { index: number; score: number; reason: string };
+      lowest.push(`  ${agent}, item ${index} (${JSON.stringify(data[index].question)}): ${score}\n    ${reason}`);
+    }
   }
-  if (worst !== null) {
-    const { index, score, reason } = worst as { index: number; score: number; reason: string };
-    lowest.push(`  ${agent}, item ${index} (${JSON.stringify(data[index].question)}): ${score}\n    ${reason}`);
-  }
+
+  console.log(formatTable(['agent', 'scorer', 'source', 'sampling', 'mean', 'items'], rows, new Set([4, 5])));
+  console.log('\nsource: file = scorers/<key>.ts; config = config.scorers record; config() = config.scorers function,');
+  console.log(`called with requestContext ${JSON.stringify(Object.fromEntries(requestContext))}. Evals run every scorer on every item;`);
+  console.log('sampling applies in production (Mastra runs a ratio scorer on that share of traces).');
+  if (lowest.length > 0) console.log(`\nlowest answer relevancy per agent:\n${lowest.join('\n')}`);
+
+  const manifestFile = path.join(path.dirname(fileURLToPath(import.meta.url)), 'agent-scorers.manifest.json');
+  if (!fs.existsSync(manifestFile)) throw new Error(`the build did not emit ${manifestFile}`);
+  const warnings = manifest.diagnostics.filter((d) => d.severity === 'warning').map((d) => d.code);
+  console.log(`\nmanifest: ${path.relative(process.cwd(), manifestFile)} (build warnings: ${warnings.join(', ') || 'none'})`);
 }
 
-console.log(formatTable(['agent', 'scorer', 'source', 'sampling', 'mean', 'items'], rows, new Set([4, 5])));
-console.log('\nsource: file = scorers/<key>.ts; config = config.scorers record; config() = config.scorers function,');
-console.log(`called with requestContext ${JSON.stringify(Object.fromEntries(requestContext))}. Evals run every scorer on every item;`);
-console.log('sampling applies in production (Mastra runs a ratio scorer on that share of traces).');
-if (lowest.length > 0) console.log(`\nlowest answer relevancy per agent:\n${lowest.join('\n')}`);
-
-const manifestFile = path.join(path.dirname(fileURLToPath(import.meta.url)), 'agent-scorers.manifest.json');
-if (!fs.existsSync(manifestFile)) throw new Error(`the build did not emit ${manifestFile}`);
-const warnings = manifest.diagnostics.filter((d) => d.severity === 'warning').map((d) => d.code);
-console.log(`\nmanifest: ${path.relative(process.cwd(), manifestFile)} (build warnings: ${warnings.join(', ') || 'none'})`);
+main().catch((error: unknown) => {
+  // One readable line instead of a stack: the usual failures are a missing key, no network or a
+  // scorer that throws, and runEvals' message names the item and the scorer.
+  console.error(`\nplayground failed: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});
