@@ -30,14 +30,14 @@ export const isOurId = (id: string): boolean => id === RESOLVED_ID || id.startsW
  * One agent's module. Files the build knows to be overridden are listed without an import, so the
  * runtime keeps their place in key order and can check the override really happened.
  */
-export function agentModule(agent: AgentPlan, helper: string): string {
+export function agentModule(agent: AgentPlan, helper: string, specifier: (file: string) => string = (file) => file): string {
   const { folder } = agent;
   const lines = [`import { defineAgent } from ${lit(helper)};`];
-  if (agent.importConfig) lines.push(`import c from ${lit(`${folder.path}/${folder.config}`)};`);
+  if (agent.importConfig) lines.push(`import c from ${lit(specifier(`${folder.path}/${folder.config}`))};`);
   const entries: string[] = [];
   agent.files.forEach((file, i) => {
     if (file.imported) {
-      lines.push(`import s${i} from ${lit(file.path)};`);
+      lines.push(`import s${i} from ${lit(specifier(file.path))};`);
       entries.push(`[${lit(file.key)},s${i},${lit(file.name)}]`);
     } else {
       entries.push(`[${lit(file.key)},${lit(file.name)}]`);

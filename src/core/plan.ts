@@ -24,6 +24,8 @@ export interface AgentPlan {
 
 export interface Plan {
   agents: AgentPlan[];
+  /** The same agents by key. */
+  byKey: Map<string, AgentPlan>;
   diagnostics: Diagnostic[];
   manifest: Manifest;
   folders: string[];
@@ -97,6 +99,7 @@ export function plan(scanned: ScanResult, analysers: Analysers): Plan {
 
   return {
     agents,
+    byKey: new Map(agents.map((a) => [a.folder.key, a])),
     diagnostics,
     folders: scanned.folders,
     manifest: { version: 1, agents: manifestAgents, diagnostics: diagnostics.map(toManifestDiagnostic) },

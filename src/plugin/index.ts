@@ -48,10 +48,21 @@ export function agentScorers(userOptions?: Options) {
   let options: ResolvedOptions | null = null;
   let current: Plan | null = null;
   let loadedThisBuild = false;
+  /** Folders are watched once per build: every module of ours used to add all of them (O(agents²)). */
+  let watchedThisBuild = false;
+  /** Under Vite, generated imports use Vite's own `/@fs/` form, which its resolver maps without probing. */
+  let vite = false;
   /** Printed diagnostics: reset per build; in a dev server kept, so each distinct warning prints once. */
   const printed = new Set<string>();
   let serving = false;
   const sources = createSourceCache();
+
+  /**
+   * Vite maps `/@fs/` without probing, but turns `\\` into `/` and may read `?`, `#` or `%` as URL
+   * syntax: such rare paths keep the plain absolute form, which our resolveId maps verbatim.
+   */
+  const specifier = (file: string): string =>
+    vite && !/[\\?#%]/.test(file) ? `/@fs${file.startsWith('/') ? '' : '/'}${file}` : file;
 
   const resolved = (): ResolvedOptions =>
     (options ??= withRoot(checked, hostRoot, (root) => fs.existsSync(path.join(root, 'tsconfig.json'))));
@@ -93,6 +104,7 @@ export function agentScorers(userOptions?: Options) {
 
     configResolved(config: { root: string; command: string }) {
       hostRoot = config.root;
+      vite = true;
       serving = config.command === 'serve';
       options = null;
     },
@@ -112,8 +124,10 @@ export function agentScorers(userOptions?: Options) {
       installInspector(server, { getPlan: currentPlan });
     },
 
-    buildStart() {
+    buildStart(this: { meta?: { watchMode?: boolean } }) {
+      sources.setCaching(serving || this.meta?.watchMode === true);
       loadedThisBuild = false;
+      watchedThisBuild = false;
       if (!serving) {
         // Every build (and every watch rebuild) reads the folders afresh; the source cache keeps
         // unchanged files' analyses.
@@ -123,7 +137,8 @@ export function agentScorers(userOptions?: Options) {
     },
 
     resolveId: {
-      filter: { id: /^virtual:agent-scorers|^\/|^[A-Za-z]:[\\/]/ },
+      // `/@fs/` specifiers (ours under Vite) are left to Vite without a call into JS.
+      filter: { id: /^virtual:agent-scorers|^\/[^@]|^[A-Za-z]:[\\/]/ },
       handler(source: string, importer: string | undefined) {
         if (source === VIRTUAL_ID) return RESOLVED_ID;
         const agentKey = agentKeyOfSpecifier(source);
@@ -140,15 +155,18 @@ export function agentScorers(userOptions?: Options) {
         if (!isOurId(id)) return null;
         loadedThisBuild = true;
         const planned = currentPlan();
-        for (const folder of planned.folders) this.addWatchFile(folder);
+        if (!watchedThisBuild) {
+          watchedThisBuild = true;
+          for (const folder of planned.folders) this.addWatchFile(folder);
+        }
         const agentKey = agentKeyOfResolvedId(id);
         if (agentKey === null) {
           const keys = new Set(planned.agents.map((a) => a.folder.key));
           // Agents' own warnings print from their modules, which every registry build loads.
           report(this, planned.diagnostics.filter((d) => d.agent === null || !keys.has(d.agent)), planned.diagnostics);
-          return { code: registryModule(planned, HELPER), moduleType: 'js' };
+          return { code: registryModule(planned, specifier(HELPER)), moduleType: 'js' };
         }
-        const agent = planned.agents.find((a) => a.folder.key === agentKey);
+        const agent = planned.byKey.get(agentKey);
         if (!agent) {
           const known = planned.agents.map((a) => JSON.stringify(a.folder.key)).join(', ') || '(none)';
           this.error(`Unknown agent ${JSON.stringify(agentKey)} in "${VIRTUAL_ID}/${agentKey}"; known agents: ${known}.`);
@@ -158,7 +176,7 @@ export function agentScorers(userOptions?: Options) {
         report(this, planned.diagnostics.filter((d) => d.agent === agentKey));
         sources.rememberFiles(agent.files.filter((f) => f.imported).map((f) => f.path));
         if (agent.importConfig) sources.rememberFiles([`${agent.folder.path}/${agent.folder.config}`]);
-        return { code: agentModule(agent, HELPER), moduleType: 'js' };
+        return { code: agentModule(agent, specifier(HELPER), specifier), moduleType: 'js' };
       },
     },
 

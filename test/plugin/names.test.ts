@@ -22,6 +22,9 @@ const KEYS = [
   "');globalThis.PWNED=1;('",
   'line\u2028separator',
   '😀 emoji',
+  '100%',
+  'what?',
+  'hash#tag',
 ];
 const AGENT = `qu"o'te $\{x} \\ ü`;
 const byCodeUnit = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
