@@ -133,9 +133,10 @@ export function analyzeConfig(source: string, filename: string): ConfigAnalysis 
 const MAX_FOLLOW = 3;
 
 /**
- * The config object literal behind the default export. A call whose first argument is an object
+ * The config object literal behind the default export. A call whose only argument is an object
  * literal (`agentConfig({...})`, `x.defineConfig({...})`) counts as that object: we assume config
- * helpers return their argument's fields.
+ * helpers return their argument's fields. A call with more arguments (`Object.assign({...}, base)`,
+ * `merge(a, b)`) may take scorers from the others, so it is not read.
  */
 function configObject(node: Node, scope: ModuleScope): ObjectExpression | null {
   let current = node;
@@ -144,7 +145,7 @@ function configObject(node: Node, scope: ModuleScope): ObjectExpression | null {
     if (n.type === 'ObjectExpression') return n;
     if (n.type === 'CallExpression') {
       const first = n.arguments[0];
-      if (first === undefined || first.type === 'SpreadElement') return null;
+      if (n.arguments.length !== 1 || first.type === 'SpreadElement') return null;
       const argument = unwrap(first);
       return argument.type === 'ObjectExpression' ? argument : null;
     }

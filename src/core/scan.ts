@@ -98,8 +98,9 @@ export function scan(input: ScanInput): ScanResult {
   const seenReal = new Set<string>();
   const byKey = new Map<string, AgentFolder>();
 
-  const readAgent = (key: string, folder: string, depth: number): void => {
-    const real = fs.realpathSync(folder);
+  /** `parentReal` is the real path of the folder holding this one: only links need a realpath call. */
+  const readAgent = (key: string, folder: string, depth: number, parentReal: string, isLink: boolean): void => {
+    const real = isLink ? fs.realpathSync(folder) : path.join(parentReal, path.basename(folder));
     if (seenReal.has(real)) return; // the same real folder reached twice is taken once
     seenReal.add(real);
     const realPosix = toPosix(real);
@@ -131,10 +132,11 @@ export function scan(input: ScanInput): ScanResult {
       agents.push(agent);
     }
 
-    if (entries.some((e) => e.isDir && e.name === 'subagents')) {
-      const subRoot = path.join(real, 'subagents');
+    const subagents = entries.find((e) => e.isDir && e.name === 'subagents');
+    if (subagents) {
+      const subRoot = subagents.isLink ? fs.realpathSync(path.join(real, 'subagents')) : path.join(real, 'subagents');
       folders.push(toPosix(subRoot));
-      for (const child of sortedDirs(subRoot)) {
+      for (const { name: child, isLink: childIsLink } of sortedDirs(subRoot)) {
         const childKey = `${key}/${child}`;
         if (depth + 1 > MAX_SUBAGENT_DEPTH) {
           diagnostics.push(
@@ -147,7 +149,7 @@ export function scan(input: ScanInput): ScanResult {
           );
           continue;
         }
-        readAgent(childKey, path.join(subRoot, child), depth + 1);
+        readAgent(childKey, path.join(subRoot, child), depth + 1, subRoot, childIsLink);
       }
     }
   };
@@ -218,7 +220,8 @@ export function scan(input: ScanInput): ScanResult {
       continue;
     }
     folders.push(toPosix(agentsDir));
-    for (const name of sortedDirs(agentsDir, entries)) readAgent(name, path.join(agentsDir, name), 0);
+    const realAgentsDir = fs.realpathSync(agentsDir);
+    for (const { name, isLink } of sortedDirs(agentsDir, entries)) readAgent(name, path.join(agentsDir, name), 0, realAgentsDir, isLink);
   }
 
   agents.sort((a, b) => byCodeUnit(a.key, b.key));
@@ -229,11 +232,8 @@ export function scan(input: ScanInput): ScanResult {
  * Visible sub-folders, real ones before symlinks: when a link and a folder reach the same real
  * folder, the folder's own name becomes the key.
  */
-function sortedDirs(dir: string, entries = list(dir) ?? []): string[] {
-  return entries
-    .filter((e) => e.isDir && !isHidden(e.name))
-    .sort((a, b) => Number(a.isLink) - Number(b.isLink) || byCodeUnit(a.name, b.name))
-    .map((e) => e.name);
+function sortedDirs(dir: string, entries = list(dir) ?? []): Entry[] {
+  return entries.filter((e) => e.isDir && !isHidden(e.name)).sort((a, b) => Number(a.isLink) - Number(b.isLink) || byCodeUnit(a.name, b.name));
 }
 
 function nearestExisting(p: string): string {

@@ -33,6 +33,10 @@ describe('analyzeConfig: finding the default export', () => {
     expect(kindOf(`export default x.y.defineConfig({ scorers: () => ({}) })`)).toBe('function');
     expect(kindOf(`export default defineConfig(base, { scorers: {} })`)).toBe('unknown');
     expect(kindOf(`export default defineConfig(...args)`)).toBe('unknown');
+    // Extra arguments may carry scorers: Object.assign({ name }, base) is not the literal alone.
+    expect(kindOf(`export default Object.assign({ name: 'a' }, base)`)).toBe('unknown');
+    expect(kindOf(`export default agentConfig({ name: 'a' }, { scorers: {} })`)).toBe('unknown');
+    expect(kindOf(`export default agentConfig({ name: 'a' })`)).toBe('none');
   });
 
   it('follows a local top-level const, also through export { x as default }', () => {
