@@ -16,6 +16,7 @@ import {
   unwrap,
   type ModuleScope,
 } from './ast.js';
+import { describeValue } from './codes.js';
 import { readSampling, type StaticSampling } from './analyze-config.js';
 
 export interface ScorerFileAnalysis {
@@ -110,25 +111,7 @@ function evidentNonScorer(node: Node, scope: ModuleScope): string | null {
   }
   if (n.type === 'ObjectExpression') return null;
   const value = evalLiteral(n, scope);
-  return value === NOT_LITERAL ? null : describePrimitive(value);
-}
-
-function describePrimitive(value: unknown): string | null {
-  if (value === null) return 'null';
-  switch (typeof value) {
-    case 'undefined':
-      return 'undefined';
-    case 'string':
-      return 'a string';
-    case 'number':
-      return 'a number';
-    case 'bigint':
-      return 'a bigint';
-    case 'boolean':
-      return 'a boolean';
-    default:
-      return null;
-  }
+  return value === NOT_LITERAL ? null : describeValue(value);
 }
 
 /** Static members, a superclass or decorators can all give a class `id` and `run`. */

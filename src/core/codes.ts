@@ -38,6 +38,31 @@ export interface Diagnostic {
 /** Names are quoted with JSON rules so a newline or quote in a file name cannot garble the log line. */
 export const q = (name: string): string => JSON.stringify(name);
 
+/** What a value evidently is, for the SCORER_INVALID_EXPORT message. */
+export function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  switch (typeof value) {
+    case 'undefined':
+      return 'undefined';
+    case 'string':
+      return 'a string';
+    case 'number':
+      return 'a number';
+    case 'bigint':
+      return 'a bigint';
+    case 'boolean':
+      return 'a boolean';
+    case 'function':
+      return 'a function';
+    case 'object':
+      if ('scorer' in value) return `an object whose "scorer" is ${describeValue((value as { scorer: unknown }).scorer)}`;
+      return `an object without "scorer", "id" or "run" (keys: ${Object.keys(value).slice(0, 6).join(', ') || 'none'})`;
+    default:
+      return typeof value;
+  }
+}
+
 /** Mastra's wording, kept so users recognise the warning. */
 export const collisionMessage = (agent: string, key: string): string =>
   `Agent ${q(agent)}: scorer ${q(key)} defined in both config.scorers and scorers/; config.scorers wins.`;

@@ -7,6 +7,7 @@ import {
   collisionMessage,
   formatDiagnostic,
   functionFormMessage,
+  describeValue,
   q,
   type DiagnosticCode,
 } from '../core/codes.js';
@@ -68,30 +69,6 @@ function show(value: unknown): string {
     // circular or BigInt: fall through to the type name
   }
   return typeof value === 'function' ? 'a function' : String(value);
-}
-
-/** What a value evidently is, for the SCORER_INVALID_EXPORT message. */
-export function describeValue(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  switch (typeof value) {
-    case 'undefined':
-      return 'undefined';
-    case 'string':
-      return 'a string';
-    case 'number':
-    case 'bigint':
-      return 'a number';
-    case 'boolean':
-      return 'a boolean';
-    case 'function':
-      return 'a function';
-    case 'object':
-      if ('scorer' in value) return `an object whose "scorer" is ${describeValue((value as ScorerEntry).scorer)}`;
-      return `an object without "scorer", "id" or "run" (keys: ${Object.keys(value).slice(0, 6).join(', ') || 'none'})`;
-    default:
-      return typeof value;
-  }
 }
 
 export class ScorerRegistryError extends Error {
