@@ -102,8 +102,13 @@ describe.each<Host>(['vite8', 'rollup', 'rolldown'])('watch mode on %s', (host) 
   test('an added scorer file and an added agent folder trigger a rebuild that has them', async () => {
     fs.writeFileSync(path.join(agents(), 'weather/scorers/added.js'), source('added'));
     expect(await until((r) => JSON.stringify(r.weather).includes('added'))).toEqual({ weather: ['added=added', 'relevance=relevance'] });
-    fs.mkdirSync(path.join(agents(), 'news/scorers'), { recursive: true });
-    fs.writeFileSync(path.join(agents(), 'news/scorers/fresh.js'), source('fresh'));
+    // The folder arrives whole (as from a checkout or a move): a file written microseconds after its
+    // new folder can land before the rebuild has started watching that folder, a race of the test's
+    // making that a busy machine turns into a missed event.
+    const staged = path.join(dir, 'staged-news');
+    fs.mkdirSync(path.join(staged, 'scorers'), { recursive: true });
+    fs.writeFileSync(path.join(staged, 'scorers/fresh.js'), source('fresh'));
+    fs.renameSync(staged, path.join(agents(), 'news'));
     expect(await until((r) => 'news' in r)).toEqual({ news: ['fresh=fresh'], weather: ['added=added', 'relevance=relevance'] });
   });
 
