@@ -117,10 +117,15 @@ export function analyzeConfig(source: string, filename: string): ConfigAnalysis 
     // A config without a default export has no scorers at run time either.
     if (exported.kind === 'none') return analysis('none');
     if (exported.kind !== 'local') return analysis('unknown');
-    const config = configObject(exported.node, scope);
-    if (config === null) return analysis('unknown');
-    const lookup = lookupProperty(config, 'scorers', scope);
-    if (lookup.kind !== 'found') return analysis(lookup.kind === 'missing' ? 'none' : 'unknown');
+    const found = configObject(exported.node, scope);
+    if (found === null) return analysis('unknown');
+    const lookup = lookupProperty(found.object, 'scorers', scope);
+    if (lookup.kind === 'missing') {
+      // Absence is evident only where nothing can add scorers: a plain object or Mastra's agentConfig().
+      // A 'none' stops the config being bundled, so an unknown helper (withEvals({...})) must not give it.
+      return analysis(found.callee === null || TRUSTED_WRAPPERS.has(found.callee) ? 'none' : 'unknown');
+    }
+    if (lookup.kind !== 'found') return analysis('unknown');
     const property = lookup.property;
     if (property.method) return analysis('function');
     if (property.kind !== 'init') return analysis('unknown');
@@ -132,22 +137,29 @@ export function analyzeConfig(source: string, filename: string): ConfigAnalysis 
 
 const MAX_FOLLOW = 3;
 
+/** Helpers known to return their argument's fields unchanged (Mastra's file-based agent config). */
+const TRUSTED_WRAPPERS = new Set(['agentConfig']);
+
 /**
- * The config object literal behind the default export. A call whose only argument is an object
- * literal (`agentConfig({...})`, `x.defineConfig({...})`) counts as that object: we assume config
- * helpers return their argument's fields. A call with more arguments (`Object.assign({...}, base)`,
- * `merge(a, b)`) may take scorers from the others, so it is not read.
+ * The config object literal behind the default export, and the name of the call wrapping it (null
+ * for a plain object). A call whose only argument is an object literal (`agentConfig({...})`,
+ * `x.defineConfig({...})`) is read as that object: scorers written there are evident (and checked
+ * again at run time). A call with more arguments (`Object.assign({...}, base)`) is not read.
  */
-function configObject(node: Node, scope: ModuleScope): ObjectExpression | null {
+function configObject(node: Node, scope: ModuleScope): { object: ObjectExpression; callee: string | null } | null {
   let current = node;
   for (let hop = 0; hop <= MAX_FOLLOW; hop++) {
     const n = unwrap(current);
-    if (n.type === 'ObjectExpression') return n;
+    if (n.type === 'ObjectExpression') return { object: n, callee: null };
     if (n.type === 'CallExpression') {
       const first = n.arguments[0];
       if (n.arguments.length !== 1 || first.type === 'SpreadElement') return null;
       const argument = unwrap(first);
-      return argument.type === 'ObjectExpression' ? argument : null;
+      if (argument.type !== 'ObjectExpression') return null;
+      const callee = unwrap(n.callee);
+      const name =
+        callee.type === 'Identifier' ? callee.name : callee.type === 'MemberExpression' && !callee.computed && callee.property.type === 'Identifier' ? callee.property.name : '';
+      return { object: argument, callee: name };
     }
     if (n.type !== 'Identifier') return null;
     const target = resolveTopLevel(n.name, scope);

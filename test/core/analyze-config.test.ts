@@ -37,6 +37,10 @@ describe('analyzeConfig: finding the default export', () => {
     expect(kindOf(`export default Object.assign({ name: 'a' }, base)`)).toBe('unknown');
     expect(kindOf(`export default agentConfig({ name: 'a' }, { scorers: {} })`)).toBe('unknown');
     expect(kindOf(`export default agentConfig({ name: 'a' })`)).toBe('none');
+    // Only Mastra's agentConfig is trusted to add nothing: another helper may bring scorers itself.
+    expect(kindOf(`export default withEvals({ name: 'a' })`)).toBe('unknown');
+    expect(kindOf(`export default base.extend({ name: 'a' })`)).toBe('unknown');
+    expect(kindOf(`export default { name: 'a' }`)).toBe('none');
   });
 
   it('follows a local top-level const, also through export { x as default }', () => {

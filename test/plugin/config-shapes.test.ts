@@ -62,6 +62,7 @@ describe.each(HOSTS)('config shapes on %s', (host) => {
     expect(ids('imported-record')).toEqual({ p: 'file-p', q: 'shared-q', extra: 'shared-extra' });
     expect(ids('real-world')).toEqual({ t: 'config-t', u: 'file-u' });
     expect(ids('no-scorers-prop')).toEqual({ v: 'file-v' });
+    expect(ids('with-helper')).toEqual({ w: 'file-w', toxicity: 'helper-toxicity' });
   });
 
   test('function forms stay functions and resolve through resolveScorers', async () => {
@@ -84,6 +85,7 @@ describe.each(HOSTS)('config shapes on %s', (host) => {
       'real-world': 'record',
       spread: 'record',
       wrapped: 'record',
+      'with-helper': 'unknown',
     });
     expect(m.manifest.agents['local-const'].scorers.c).toEqual({ source: 'config', file: null, sampling: { type: 'ratio', rate: 0.1 } });
     expect(Object.keys(m.manifest.agents['imported-record'].scorers)).toEqual(['p', 'q']);
