@@ -17,12 +17,17 @@ const lit = (value: string): string => JSON.stringify(value);
 export const agentKeyOfSpecifier = (source: string): string | null =>
   source.startsWith(AGENT_PREFIX) ? source.slice(AGENT_PREFIX.length) : null;
 
-// Encoded so that `?`, `#` or `%` in a folder name cannot look like a query to a host.
-export const resolvedAgentId = (agentKey: string): string => RESOLVED_AGENT_PREFIX + encodeURIComponent(agentKey);
+// `?`, `#` and `%` are escaped so no host reads a folder name as a query; NUL and lone surrogates
+// (possible in Windows names, and fatal to encodeURIComponent) so the id is always well-formed.
+const ESCAPED = /[%?#\0\uD800-\uDFFF]/g;
+const escapeKey = (key: string): string => key.replace(ESCAPED, (c) => `%u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+const unescapeKey = (text: string): string => text.replace(/%u([0-9a-f]{4})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+
+export const resolvedAgentId = (agentKey: string): string => RESOLVED_AGENT_PREFIX + escapeKey(agentKey);
 
 /** The agent key of a resolved per-agent id, or null for any other id. */
 export const agentKeyOfResolvedId = (id: string): string | null =>
-  id.startsWith(RESOLVED_AGENT_PREFIX) ? decodeURIComponent(id.slice(RESOLVED_AGENT_PREFIX.length)) : null;
+  id.startsWith(RESOLVED_AGENT_PREFIX) ? unescapeKey(id.slice(RESOLVED_AGENT_PREFIX.length)) : null;
 
 export const isOurId = (id: string): boolean => id === RESOLVED_ID || id.startsWith(RESOLVED_AGENT_PREFIX);
 

@@ -87,6 +87,10 @@ export function checkOptions(input: unknown = {}): CheckedOptions {
 
   if (o.dts !== undefined && typeof o.dts !== 'boolean' && !isNonEmptyString(o.dts)) type('dts', 'a boolean or a file path');
   if (o.manifest !== undefined && typeof o.manifest !== 'boolean' && !isNonEmptyString(o.manifest)) type('manifest', 'a boolean or a file name');
+  // Assets live inside the output folder: hosts reject absolute names and `..` only at the very end.
+  if (isString(o.manifest) && (path.isAbsolute(o.manifest) || o.manifest.split(/[\\/]/).includes('..'))) {
+    type('manifest', 'a file name inside the output folder (no absolute path, no "..")');
+  }
   if (o.strict !== undefined && typeof o.strict !== 'boolean') type('strict', 'a boolean');
 
   return {

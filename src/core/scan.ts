@@ -98,10 +98,17 @@ export function scan(input: ScanInput): ScanResult {
   const seenReal = new Set<string>();
   const byKey = new Map<string, AgentFolder>();
 
-  /** `parentReal` is the real path of the folder holding this one: only links need a realpath call. */
-  const readAgent = (key: string, folder: string, depth: number, parentReal: string, isLink: boolean): void => {
-    const real = isLink ? fs.realpathSync(folder) : path.join(parentReal, path.basename(folder));
-    if (seenReal.has(real)) return; // the same real folder reached twice is taken once
+  /** The real path of `name` inside the real folder `parentReal`: only links need a realpath call. */
+  const realOf = (parentReal: string, name: string, isLink: boolean): string =>
+    isLink ? fs.realpathSync(path.join(parentReal, name)) : path.join(parentReal, name);
+
+  /**
+   * `folder` is the path as the user sees it (for keys, messages, `exclude` and the manifest); `real`
+   * is where it really is (for imports and for taking one real folder once).
+   */
+  const readAgent = (key: string, folder: string, real: string, depth: number, isLink: boolean): void => {
+    // A link never takes a real top-level agent folder away from its own name, whatever the order.
+    if (seenReal.has(real) || (isLink && topLevelReal.has(real))) return;
     seenReal.add(real);
     const realPosix = toPosix(real);
     const dir = `${relativeTo(root, folder)}/`;
@@ -121,7 +128,14 @@ export function scan(input: ScanInput): ScanResult {
       );
     }
 
-    const agent: AgentFolder = { key, path: realPosix, dir, config: configs[0] ?? null, scorers: readScorers(key, real, dir) };
+    const scorers = entries.find((e) => e.isDir && e.name === 'scorers');
+    const agent: AgentFolder = {
+      key,
+      path: realPosix,
+      dir,
+      config: configs[0] ?? null,
+      scorers: scorers ? readScorers(key, realOf(real, 'scorers', scorers.isLink), dir) : [],
+    };
     const clash = byKey.get(key);
     if (clash) {
       diagnostics.push(
@@ -134,7 +148,8 @@ export function scan(input: ScanInput): ScanResult {
 
     const subagents = entries.find((e) => e.isDir && e.name === 'subagents');
     if (subagents) {
-      const subRoot = subagents.isLink ? fs.realpathSync(path.join(real, 'subagents')) : path.join(real, 'subagents');
+      const subRoot = realOf(real, 'subagents', subagents.isLink);
+      const shownSubRoot = path.join(folder, 'subagents');
       folders.push(toPosix(subRoot));
       for (const { name: child, isLink: childIsLink } of sortedDirs(subRoot)) {
         const childKey = `${key}/${child}`;
@@ -143,19 +158,19 @@ export function scan(input: ScanInput): ScanResult {
             diagnostic(
               'SUBAGENT_TOO_DEEP',
               childKey,
-              `${relativeTo(root, path.join(subRoot, child))}/`,
+              `${relativeTo(root, path.join(shownSubRoot, child))}/`,
               `Subagent ${q(childKey)} is nested ${depth + 1} levels deep (at most ${MAX_SUBAGENT_DEPTH}); it is left out.`,
             ),
           );
           continue;
         }
-        readAgent(childKey, path.join(subRoot, child), depth + 1, subRoot, childIsLink);
+        readAgent(childKey, path.join(shownSubRoot, child), realOf(subRoot, child, childIsLink), depth + 1, childIsLink);
       }
     }
   };
 
-  const readScorers = (key: string, agentDir: string, dir: string): ScorerFile[] => {
-    const scorersDir = path.join(agentDir, 'scorers');
+  /** `scorersDir` is real; a linked scorer file is imported by its real path, so it stays one module. */
+  const readScorers = (key: string, scorersDir: string, dir: string): ScorerFile[] => {
     const entries = list(scorersDir);
     if (!entries) return [];
     folders.push(toPosix(scorersDir));
@@ -166,7 +181,7 @@ export function scan(input: ScanInput): ScanResult {
       const ext = path.extname(name);
       if (!extensions.has(ext)) continue;
       if (input.isExcluded(`${dir}scorers/${name}`)) continue;
-      files.push({ key: name.slice(0, -ext.length), name, path: toPosix(path.join(scorersDir, name)) });
+      files.push({ key: name.slice(0, -ext.length), name, path: toPosix(realOf(scorersDir, name, entry.isLink)) });
     }
     files.sort((a, b) => byCodeUnit(a.key, b.key) || byCodeUnit(a.name, b.name));
     return checkKeys(key, dir, files);
@@ -209,8 +224,14 @@ export function scan(input: ScanInput): ScanResult {
     return unique;
   };
 
-  for (const agentsDir of input.agentsDirs) {
+  const topLevel = input.agentsDirs.map((agentsDir) => {
     const entries = list(agentsDir);
+    const real = entries && fs.realpathSync(agentsDir);
+    return { agentsDir, entries, real, dirs: entries ? sortedDirs(agentsDir, entries) : [] };
+  });
+  const topLevelReal = new Set(topLevel.flatMap((t) => t.dirs.filter((d) => !d.isLink).map((d) => path.join(t.real!, d.name))));
+
+  for (const { agentsDir, entries, real, dirs } of topLevel) {
     if (!entries) {
       diagnostics.push(
         diagnostic('AGENTS_DIR_MISSING', null, relativeTo(root, agentsDir), `agentsDir ${q(relativeTo(root, agentsDir))} does not exist; no agents are registered from it.`),
@@ -220,8 +241,7 @@ export function scan(input: ScanInput): ScanResult {
       continue;
     }
     folders.push(toPosix(agentsDir));
-    const realAgentsDir = fs.realpathSync(agentsDir);
-    for (const { name, isLink } of sortedDirs(agentsDir, entries)) readAgent(name, path.join(agentsDir, name), 0, realAgentsDir, isLink);
+    for (const { name, isLink } of dirs) readAgent(name, path.join(agentsDir, name), realOf(real!, name, isLink), 0, isLink);
   }
 
   agents.sort((a, b) => byCodeUnit(a.key, b.key));

@@ -36,11 +36,22 @@ const ID_FILTER = new RegExp(`^\\0${VIRTUAL_ID}`);
 // Loose structural types: the same object must satisfy Vite's, Rollup's and Rolldown's Plugin types,
 // which differ in details; each entry file gives the factory its host's return type.
 type Context = {
+  /** Vite only: the environment being built. */
+  environment?: unknown;
   warn: (message: string) => void;
   error: (message: string) => never;
   addWatchFile: (id: string) => void;
   emitFile: (file: { type: 'asset'; fileName: string; source: string }) => string;
 };
+
+/**
+ * The Vite app build in progress: its environments and the warnings already printed in it. Kept on
+ * globalThis because each environment's plugin object may come from its own copy of this module
+ * (Vite bundles a config that imports the plugin by path).
+ */
+const APP_BUILD = Symbol.for('agent-scorers.appBuild');
+type AppBuild = { environments: Set<unknown>; printed: Set<string> };
+const appBuildState = globalThis as { [APP_BUILD]?: AppBuild };
 
 export function agentScorers(userOptions?: Options) {
   const checked = checkOptions(userOptions);
@@ -88,10 +99,12 @@ export function agentScorers(userOptions?: Options) {
     const isError = (d: Diagnostic) => d.severity === 'error' || checked.strict;
     const errors = errorScope.filter(isError).map(formatDiagnostic);
     if (errors.length > 0) ctx.error(errors.join('\n'));
+    const app = appBuildState[APP_BUILD];
+    const seen = app && ctx.environment && app.environments.has(ctx.environment) ? app.printed : printed;
     for (const d of scope) {
       const text = formatDiagnostic(d);
-      if (!printed.has(text)) {
-        printed.add(text);
+      if (!seen.has(text)) {
+        seen.add(text);
         ctx.warn(text);
       }
     }
@@ -122,6 +135,15 @@ export function agentScorers(userOptions?: Options) {
       });
       // The dev inspector page at /__agent-scorers/ (inspector.ts).
       installInspector(server, { getPlan: currentPlan });
+    },
+
+    // `vite build` of an app builds each environment (client, ssr) with a plugin object of its own
+    // (Vite resolves the config again per environment), so the environments share one print-once set.
+    buildApp: {
+      order: 'pre' as const,
+      async handler(builder: { environments: Record<string, unknown> }) {
+        appBuildState[APP_BUILD] = { environments: new Set(Object.values(builder.environments)), printed: new Set() };
+      },
     },
 
     buildStart(this: { meta?: { watchMode?: boolean } }) {

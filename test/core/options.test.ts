@@ -57,3 +57,20 @@ describe('options are checked at plugin creation', () => {
     expect(o.isExcluded('src/mastra/agents/legacy/scorers/y.ts')).toBe(true);
   });
 });
+
+describe('per-agent module ids', () => {
+  test('any agent key round-trips through its resolved id, which holds no ?, # or lone surrogate', async () => {
+    const { resolvedAgentId, agentKeyOfResolvedId } = await import('../../src/core/codegen.js');
+    for (const key of ['weather', 'weather/planner', 'a?b#c%d', '%u0041', 'lone\uD800surrogate', 'nul\0byte', 'ünï 😀']) {
+      const id = resolvedAgentId(key);
+      expect(agentKeyOfResolvedId(id)).toBe(key);
+      expect(id.slice(1)).not.toMatch(/[?#\0\uD800-\uDFFF]/);
+    }
+  });
+});
+
+test('a manifest name outside the output folder is rejected at creation', () => {
+  expect(() => agentScorers({ manifest: '/abs/m.json' })).toThrow('option "manifest" must be a file name inside the output folder');
+  expect(() => agentScorers({ manifest: '../m.json' })).toThrow('option "manifest" must be a file name inside the output folder');
+  expect(agentScorers({ manifest: 'meta/scorers.json' }).name).toBe('agent-scorers');
+});

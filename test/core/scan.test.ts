@@ -37,6 +37,38 @@ describe('scan', () => {
     expect(result.agents.find((a) => a.key === 'news')!.dir).toBe('agents/news/');
   });
 
+  test('a subagent link never takes a top-level agent away from its own name', () => {
+    tree({ 'agents/weather/scorers/w.ts': '', 'agents/zeta/scorers/z.ts': '' });
+    fs.mkdirSync(path.join(root, 'agents/weather/subagents'));
+    fs.symlinkSync(path.join(root, 'agents/zeta'), path.join(root, 'agents/weather/subagents/helper'));
+    expect(keysOf(run())).toEqual({ weather: ['w'], zeta: ['z'] });
+  });
+
+  test('a linked scorer file or scorers folder is imported by its real path, so it stays one module', () => {
+    tree({ 'agents/w/scorers/a.ts': '', 'lib/shared.ts': '', 'elsewhere/scorers/b.ts': '', 'agents/v/config.ts': '' });
+    fs.symlinkSync(path.join(root, 'lib/shared.ts'), path.join(root, 'agents/w/scorers/shared.ts'));
+    fs.symlinkSync(path.join(root, 'elsewhere/scorers'), path.join(root, 'agents/v/scorers'));
+    const result = run();
+    const paths = Object.fromEntries(result.agents.flatMap((a) => a.scorers.map((s) => [`${a.key}:${s.key}`, s.path])));
+    expect(paths).toEqual({
+      'v:b': `${root}/elsewhere/scorers/b.ts`,
+      'w:a': `${root}/agents/w/scorers/a.ts`,
+      'w:shared': `${root}/lib/shared.ts`,
+    });
+  });
+
+  test('under a linked agent folder, subagents keep the path the user sees (for messages, exclude and the manifest)', () => {
+    tree({ 'shared/weather/scorers/a.ts': '', 'shared/weather/subagents/planner/scorers/wip-b.ts': '', 'shared/weather/subagents/planner/scorers/c.ts': '' });
+    fs.mkdirSync(path.join(root, 'agents'));
+    fs.symlinkSync(path.join(root, 'shared/weather'), path.join(root, 'agents/weather'));
+    const result = run(['agents'], ['.ts'], (p) => p.startsWith('agents/') && p.endsWith('/wip-b.ts'));
+    expect(result.agents.map((a) => [a.key, a.dir, a.path])).toEqual([
+      ['weather', 'agents/weather/', `${root}/shared/weather`],
+      ['weather/planner', 'agents/weather/subagents/planner/', `${root}/shared/weather/subagents/planner`],
+    ]);
+    expect(keysOf(result)).toEqual({ weather: ['a'], 'weather/planner': ['c'] });
+  });
+
   test('the same agent name in two agentsDir is an error naming both folders', () => {
     tree({ 'a/weather/scorers/x.ts': '', 'b/weather/scorers/y.ts': '' });
     const result = run(['a', 'b']);
