@@ -19,6 +19,8 @@ export const DIAGNOSTIC_SEVERITY = {
   SUBAGENT_TOO_DEEP: 'warning',
   /** Not in SPEC's table: two agentsDir entries hold an agent folder of the same name. */
   AGENT_DUPLICATE: 'error',
+  /** Not in SPEC's table: a scorer file or agent folder name that is not valid UTF-8 (Linux). */
+  NAME_NOT_UTF8: 'error',
 } as const;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTIC_SEVERITY;

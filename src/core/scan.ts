@@ -63,6 +63,8 @@ interface Entry {
   isDir: boolean;
   isFile: boolean;
   isLink: boolean;
+  /** The name on disk is not valid UTF-8: Node shows it with U+FFFD and cannot open it by that name. */
+  unreadable?: boolean;
 }
 
 /** Directory entries with symlinks followed; a missing folder reads as empty. */
@@ -75,6 +77,9 @@ function list(dir: string): Entry[] | null {
     throw error;
   }
   return dirents.map((d) => {
+    if (d.name.includes('\uFFFD') && !fs.existsSync(path.join(dir, d.name))) {
+      return { name: d.name, isDir: d.isDirectory(), isFile: d.isFile(), isLink: false, unreadable: true };
+    }
     if (!d.isSymbolicLink()) return { name: d.name, isDir: d.isDirectory(), isFile: d.isFile(), isLink: false };
     try {
       const stat = fs.statSync(path.join(dir, d.name));
@@ -97,6 +102,16 @@ export function scan(input: ScanInput): ScanResult {
   const folders: string[] = [];
   const seenReal = new Set<string>();
   const byKey = new Map<string, AgentFolder>();
+
+  /** Nothing is dropped silently: a name Node cannot open is an error naming the folder it is in. */
+  const unreadable = (agent: string | null, shown: string, what: string): void => {
+    diagnostics.push(
+      diagnostic('NAME_NOT_UTF8', agent, shown, `The ${what} ${q(shown)} has a name that is not valid UTF-8, so it cannot be imported; rename it.`),
+    );
+  };
+  const reportUnreadableDirs = (agent: string | null, shownParent: string, entries: Entry[]): void => {
+    for (const e of entries) if (e.unreadable && e.isDir && !isHidden(e.name)) unreadable(agent, `${relativeTo(root, path.join(shownParent, e.name))}/`, 'agent folder');
+  };
 
   /** The real path of `name` inside the real folder `parentReal`: only links need a realpath call. */
   const realOf = (parentReal: string, name: string, isLink: boolean): string =>
@@ -151,7 +166,9 @@ export function scan(input: ScanInput): ScanResult {
       const subRoot = realOf(real, 'subagents', subagents.isLink);
       const shownSubRoot = path.join(folder, 'subagents');
       folders.push(toPosix(subRoot));
-      for (const { name: child, isLink: childIsLink } of sortedDirs(subRoot)) {
+      const subEntries = list(subRoot) ?? [];
+      reportUnreadableDirs(key, shownSubRoot, subEntries);
+      for (const { name: child, isLink: childIsLink } of sortedDirs(subRoot, subEntries)) {
         const childKey = `${key}/${child}`;
         if (depth + 1 > MAX_SUBAGENT_DEPTH) {
           diagnostics.push(
@@ -180,6 +197,10 @@ export function scan(input: ScanInput): ScanResult {
       if (!entry.isFile || name.startsWith('.') || isTestFile(name) || isDeclaration(name)) continue;
       const ext = path.extname(name);
       if (!extensions.has(ext)) continue;
+      if (entry.unreadable) {
+        unreadable(key, `${dir}scorers/${name}`, 'scorer file');
+        continue;
+      }
       if (input.isExcluded(`${dir}scorers/${name}`)) continue;
       files.push({ key: name.slice(0, -ext.length), name, path: toPosix(realOf(scorersDir, name, entry.isLink)) });
     }
@@ -241,6 +262,7 @@ export function scan(input: ScanInput): ScanResult {
       continue;
     }
     folders.push(toPosix(agentsDir));
+    reportUnreadableDirs(null, agentsDir, entries);
     for (const { name, isLink } of dirs) readAgent(name, path.join(agentsDir, name), realOf(real!, name, isLink), 0, isLink);
   }
 
@@ -253,7 +275,7 @@ export function scan(input: ScanInput): ScanResult {
  * folder, the folder's own name becomes the key.
  */
 function sortedDirs(dir: string, entries = list(dir) ?? []): Entry[] {
-  return entries.filter((e) => e.isDir && !isHidden(e.name)).sort((a, b) => Number(a.isLink) - Number(b.isLink) || byCodeUnit(a.name, b.name));
+  return entries.filter((e) => e.isDir && !isHidden(e.name) && !e.unreadable).sort((a, b) => Number(a.isLink) - Number(b.isLink) || byCodeUnit(a.name, b.name));
 }
 
 function nearestExisting(p: string): string {

@@ -69,6 +69,21 @@ describe('scan', () => {
     expect(keysOf(result)).toEqual({ weather: ['a'], 'weather/planner': ['c'] });
   });
 
+  test('names that are not valid UTF-8 are errors, not silently missing scorers or agents', () => {
+    tree({ 'agents/w/scorers/ok.ts': '' });
+    const bytes = (relative: string, tail: number[]) => Buffer.concat([Buffer.from(path.join(root, relative)), Buffer.from(tail)]);
+    fs.writeFileSync(bytes('agents/w/scorers/bad', [0xff, 0x2e, 0x74, 0x73]), ''); // "bad\xff.ts"
+    fs.mkdirSync(bytes('agents/x', [0xfe]));
+    fs.writeFileSync(bytes('agents/w/scorers/notes', [0xff, 0x2e, 0x6d, 0x64]), ''); // not a scorer extension: ignored
+    const result = run();
+    expect(keysOf(result)).toEqual({ w: ['ok'] });
+    expect(result.diagnostics.map((d) => [d.code, d.severity, d.agent, d.file])).toEqual([
+      ['NAME_NOT_UTF8', 'error', null, 'agents/x\uFFFD/'],
+      ['NAME_NOT_UTF8', 'error', 'w', 'agents/w/scorers/bad\uFFFD.ts'],
+    ]);
+    expect(result.diagnostics[1].message).toBe('The scorer file "agents/w/scorers/bad\uFFFD.ts" has a name that is not valid UTF-8, so it cannot be imported; rename it.');
+  });
+
   test('the same agent name in two agentsDir is an error naming both folders', () => {
     tree({ 'a/weather/scorers/x.ts': '', 'b/weather/scorers/y.ts': '' });
     const result = run(['a', 'b']);
