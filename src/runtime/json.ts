@@ -11,6 +11,16 @@ export type LenientParse = { ok: true; value: unknown } | { ok: false; error: st
  * Tries, in order: the whole text, each fenced block, then each balanced `{...}` / `[...]` span.
  */
 export function parseJsonLenient(text: string): LenientParse {
+  const values = parseJsonCandidates(text);
+  if (values.ok && values.value.length > 0) return { ok: true, value: values.value[0] };
+  return values.ok ? { ok: false, error: `no JSON value could be read from the reply: ${preview(text.trim())}` } : values;
+}
+
+/**
+ * Every JSON value readable from the reply, in the order `parseJsonLenient` tries them, so a caller
+ * with a schema can take the first that fits ("For statements [1, 2]: {...}" holds two).
+ */
+export function parseJsonCandidates(text: string): { ok: true; value: unknown[] } | { ok: false; error: string } {
   if (typeof text !== 'string') return { ok: false, error: 'the reply is not text' };
   const trimmed = text.trim().replace(/^\uFEFF/, '');
   if (trimmed === '') return { ok: false, error: 'the reply is empty' };
@@ -19,11 +29,12 @@ export function parseJsonLenient(text: string): LenientParse {
   for (const match of trimmed.matchAll(/```[a-zA-Z0-9_-]*[^\S\n]*\n?([\s\S]*?)```/g)) candidates.push(match[1].trim());
   for (const span of balancedSpans(trimmed)) candidates.push(span);
 
+  const values: unknown[] = [];
   for (const candidate of candidates) {
     const parsed = tryParse(candidate);
-    if (parsed.ok) return parsed;
+    if (parsed.ok) values.push(parsed.value);
   }
-  return { ok: false, error: `no JSON value could be read from the reply: ${preview(trimmed)}` };
+  return { ok: true, value: values };
 }
 
 function tryParse(candidate: string): LenientParse {
@@ -145,7 +156,8 @@ export function checkJsonSchema(schema: JsonSchema, value: unknown, path = 'repl
   if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
     const record = value as Record<string, unknown>;
     for (const key of schema.required ?? []) {
-      if (!(key in record)) return `${path}.${key} is missing`;
+      // Strict structured output spells "optional" as required-but-nullable: an absent key is null.
+      if (!(key in record) && !allowsNull(schema.properties?.[key])) return `${path}.${key} is missing`;
     }
     for (const [key, sub] of Object.entries(schema.properties ?? {})) {
       if (key in record && record[key] !== undefined) {
@@ -155,6 +167,12 @@ export function checkJsonSchema(schema: JsonSchema, value: unknown, path = 'repl
     }
   }
   return null;
+}
+
+function allowsNull(schema: JsonSchema | undefined): boolean {
+  if (!schema) return false;
+  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+  return types.includes('null') || (Array.isArray(schema.anyOf) && (schema.anyOf as JsonSchema[]).some(allowsNull));
 }
 
 function hasType(value: unknown, type: string): boolean {

@@ -12,7 +12,7 @@
  *   does not fit, the judge is asked once more with the JSON Schema in the prompt; then a clear error.
  * - Temperature is 0 unless the call's settings say otherwise; every other setting passes through.
  */
-import { checkJsonSchema, parseJsonLenient, preview, type JsonSchema } from './json.js';
+import { checkJsonSchema, parseJsonCandidates, parseJsonLenient, preview, type JsonSchema } from './json.js';
 
 /** Structural view of an AI SDK language model (spec v2 or v3); `ai` itself checks the details. */
 export interface LanguageModelLike {
@@ -151,6 +151,9 @@ const PROVIDERS: Record<string, ProviderInfo> = {
   cerebras: { pkg: '@ai-sdk/cerebras', exportName: 'cerebras', env: 'CEREBRAS_API_KEY' },
   deepinfra: { pkg: '@ai-sdk/deepinfra', exportName: 'deepinfra', env: 'DEEPINFRA_API_KEY' },
   azure: { pkg: '@ai-sdk/azure', exportName: 'azure', env: 'AZURE_API_KEY' },
+  // Cloud credentials, not one key variable: the provider package reports what is missing.
+  'amazon-bedrock': { pkg: '@ai-sdk/amazon-bedrock', exportName: 'bedrock' },
+  'google-vertex': { pkg: '@ai-sdk/google-vertex', exportName: 'vertex' },
 };
 
 const resolvedStrings = new Map<string, Promise<LanguageModelLike>>();
@@ -347,7 +350,9 @@ async function generateOnce(
   prompt: string,
   schema: SchemaAdapter | undefined,
 ): Promise<RawReply> {
-  const settings: ModelSettings = { temperature: 0, ...(request.settings ?? {}) };
+  const settings: ModelSettings = { ...(request.settings ?? {}) };
+  // Judges answer at temperature 0 unless told otherwise; `temperature: undefined` is not "otherwise".
+  if (settings.temperature === undefined) settings.temperature = 0;
   const providerOptions = request.task
     ? { ...(settings.providerOptions ?? {}), 'agent-scorers': { task: request.task.name, data: request.task.data as any } }
     : settings.providerOptions;
@@ -406,9 +411,17 @@ async function generateOnce(
 
 async function readStructured(reply: RawReply, schema: SchemaAdapter) {
   if (reply.parsed) return { ok: true as const, value: reply.parsed.value };
-  const parsed = parseJsonLenient(reply.text);
+  const parsed = parseJsonCandidates(reply.text);
   if (!parsed.ok) return parsed;
-  return schema.validate(parsed.value);
+  if (parsed.value.length === 0) return parseJsonLenient(reply.text); // its error says what was read
+  // The first value that fits the schema wins; else the first value's problem is reported.
+  let first: Awaited<ReturnType<SchemaAdapter['validate']>> | undefined;
+  for (const value of parsed.value) {
+    const checked = await schema.validate(value);
+    if (checked.ok) return checked;
+    first ??= checked;
+  }
+  return first!;
 }
 
 /**

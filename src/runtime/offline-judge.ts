@@ -55,7 +55,7 @@ const CUES: Array<{ question: RegExp; answer: RegExp; label: string; strong?: bo
     strong: true,
   },
   {
-    question: /\bweather|temperature|forecast|rain|sunny|climate\b/i,
+    question: /\b(weather|temperature|forecast|rain\w*|sunny|climate)\b/i,
     answer: /°|\b(sunny|sun|rain\w*|cloud\w*|wind\w*|snow\w*|storm\w*|fog\w*|humid\w*|degrees?|celsius|fahrenheit|warm|cold|hot|mild|forecast|temperature)\b/i,
     label: 'weather terms',
     strong: true,

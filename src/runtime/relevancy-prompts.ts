@@ -64,10 +64,14 @@ In one or two sentences, explain the score: say which parts of the answer addres
 Start with "The score is ${args.score} because". Do not recompute or dispute the score.`;
 }
 
+// Shaped for providers' strict structured output (OpenAI's default through @ai-sdk/openai): every
+// object closed with `additionalProperties: false` and every property required; what may be left out
+// is nullable, which our own validation reads as optional.
 export const STATEMENTS_SCHEMA = {
   type: 'object',
   properties: { statements: { type: 'array', items: { type: 'string' } } },
   required: ['statements'],
+  additionalProperties: false,
 } as const;
 
 export const VERDICTS_SCHEMA = {
@@ -78,15 +82,18 @@ export const VERDICTS_SCHEMA = {
       items: {
         type: 'object',
         properties: {
-          index: { type: 'integer' },
+          // Weaker judges write "1" or omit it: a string or null is accepted and read leniently.
+          index: { anyOf: [{ type: 'integer' }, { type: 'string' }, { type: 'null' }] },
           result: { type: 'string' },
-          reason: { type: 'string' },
+          reason: { type: ['string', 'null'] },
         },
-        required: ['result'],
+        required: ['index', 'result', 'reason'],
+        additionalProperties: false,
       },
     },
   },
   required: ['results'],
+  additionalProperties: false,
 } as const;
 
 /** Task names sent with each call (`providerOptions['agent-scorers'].task`); the offline judge reads them. */

@@ -80,9 +80,13 @@ function resolveOptions(config: AnswerRelevancyConfig): Required<AnswerRelevancy
       throw new TypeError(`${where}: unknown option "${key}"; known: ${TOP_LEVEL_KEYS.join(', ')}`);
     }
   }
-  const nested = config.options ?? {};
+  const nested = config.options === undefined ? {} : config.options;
   if (nested === null || typeof nested !== 'object' || Array.isArray(nested)) {
     throw new TypeError(`${where}: "options" must be an object`);
+  }
+  const settings = config.modelSettings;
+  if (settings !== undefined && (settings === null || typeof settings !== 'object' || Array.isArray(settings))) {
+    throw new TypeError(`${where}: "modelSettings" must be an object`);
   }
   for (const key of Object.keys(nested)) {
     if (!OPTION_KEYS.includes(key as keyof AnswerRelevancyOptions)) {
@@ -156,12 +160,16 @@ function alignVerdicts(raw: readonly RawVerdict[], count: number): Array<Relevan
     reason: typeof item?.reason === 'string' ? item.reason.trim() : '',
   });
   const items = Array.isArray(raw) ? raw.filter((item) => item !== null && typeof item === 'object') : [];
-  const indexed = items.length > 0 && items.every((item) => Number.isInteger(item.index));
-  if (indexed) {
-    for (const item of items) {
-      const slot = (item.index as number) - 1;
+  const numberOf = (index: unknown): number | null =>
+    Number.isInteger(index) ? (index as number) : typeof index === 'string' && /^\s*\d+\s*$/.test(index) ? Number(index) : null;
+  const indexes = items.map((item) => numberOf(item.index));
+  if (items.length > 0 && indexes.every((i) => i !== null)) {
+    // We number statements from 1; a judge that counts from 0 says so by using 0.
+    const base = indexes.includes(0) ? 0 : 1;
+    items.forEach((item, i) => {
+      const slot = (indexes[i] as number) - base;
       if (slot >= 0 && slot < count && slots[slot] === undefined) slots[slot] = read(item);
-    }
+    });
   } else if (items.length === count) {
     items.forEach((item, i) => (slots[i] = read(item)));
   }

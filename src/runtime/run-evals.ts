@@ -193,8 +193,13 @@ export async function runEvals<TInput = unknown>(config: RunEvalsConfig<TInput>)
     const scorerResults: Record<string, any> = {};
     for (const { scorer, sampling } of scorers) {
       if (applySampling && sampling) {
-        const runId = item.runId ?? `${index}`;
-        if (!shouldSample({ sampling }, { traceId: item.traceId, runId })) {
+        let sampled: boolean;
+        try {
+          sampled = shouldSample({ sampling }, { traceId: item.traceId, runId: item.runId ?? `${index}` });
+        } catch (error) {
+          throw new RunEvalsError(`${where}: item ${index}: sampling scorer "${scorer.id}" failed: ${message(error)}`, index, 'scorer', scorer.id, error);
+        }
+        if (!sampled) {
           sampledOut[scorer.id] = (sampledOut[scorer.id] ?? 0) + 1;
           continue;
         }

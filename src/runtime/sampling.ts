@@ -30,8 +30,7 @@ export function shouldSample(
   if (rate >= 1) return true;
   if (rate <= 0) return false;
   const key = context?.traceId ?? context?.runId;
-  if (typeof key !== 'string' || key === '') {
-    throw new TypeError('shouldSample: ratio sampling needs a non-empty traceId or runId to decide on');
-  }
+  // As Mastra: any string decides, the empty one included.
+  if (typeof key !== 'string') throw new TypeError('shouldSample: ratio sampling needs a traceId or runId (a string) to decide on');
   return hashToUnitInterval(key) < rate;
 }

@@ -190,6 +190,7 @@ const SCORE_SCHEMA = {
   type: 'object',
   properties: { score: { type: 'number' } },
   required: ['score'],
+  additionalProperties: false, // strict structured output (OpenAI) requires closed objects
 } as const;
 
 export class Scorer<TId extends string = string, TInput = any, TOutput = any> {
@@ -473,6 +474,9 @@ export function createScorer<TId extends string = string, TInput = any, TOutput 
   }
   if (config.description !== undefined && typeof config.description !== 'string') {
     throw new TypeError(`createScorer "${config.id}": "description" must be a string`);
+  }
+  if (config.prepareRun !== undefined && typeof config.prepareRun !== 'function') {
+    throw new TypeError(`createScorer "${config.id}": "prepareRun" must be a function`);
   }
   if (config.judge !== undefined) {
     if (config.judge === null || typeof config.judge !== 'object') {
