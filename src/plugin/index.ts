@@ -131,7 +131,10 @@ export function agentScorers(userOptions?: Options) {
         plan: () => current,
         invalidatePlan: () => void (current = null),
         analyseScorer: (file) => sources.analysers(analysersFor).scorer(file),
-        refresh: () => void (o.dtsFile && currentPlan()),
+        // Writes the declarations even when the plan is cached, so a deleted or hand-edited file comes back.
+        refresh: () => {
+          if (o.dtsFile) writeDtsFile(o.dtsFile, generateDts(dtsAgents(currentPlan())));
+        },
       });
       // The dev inspector page at /__agent-scorers/ (inspector.ts).
       installInspector(server, { getPlan: currentPlan });
@@ -202,7 +205,10 @@ export function agentScorers(userOptions?: Options) {
       },
     },
 
+    // Watch-mode builds. A dev server's events are handled precisely by dev.ts; here any created or
+    // deleted file would throw the plan away and make the next scorer edit rescan.
     watchChange(id: string, change: { event: 'create' | 'update' | 'delete' }) {
+      if (serving) return;
       if (change.event !== 'update' || isConfigFile(id)) current = null;
     },
 

@@ -127,6 +127,12 @@ export function installInspector(server: InspectorServer, hooks: InspectorHooks)
       res.end(method === 'HEAD' ? undefined : body);
       return;
     }
+    if (route.startsWith('/api/')) {
+      // Every API route runs or reads user code (the scorers' modules, a config.scorers function):
+      // another site must not be able to trigger it, not even blind through an <img>.
+      const refused = crossSite(req);
+      if (refused) return sendJson(res, 403, { error: refused });
+    }
     if (route === '/api/state') {
       if (!allow(method, ['GET'], res)) return;
       const state = readState(hooks);
@@ -158,13 +164,16 @@ export function installInspector(server: InspectorServer, hooks: InspectorHooks)
     }
     if (route === '/api/run') {
       if (!allow(method, ['POST'], res)) return;
-      const refused = crossSite(req);
-      if (refused) return sendJson(res, 403, { error: refused });
       if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) {
         return sendJson(res, 415, { error: 'Send the request body as JSON (Content-Type: application/json).' });
       }
       const body = await readBody(req);
-      if (body === null) return sendJson(res, 413, { error: `Request body is larger than ${MAX_BODY} bytes.` });
+      if (body === null) {
+        // Answer at once and drop the connection rather than keep reading what the client still sends.
+        res.once('finish', () => req.destroy());
+        res.setHeader('Connection', 'close');
+        return sendJson(res, 413, { error: `Request body is larger than ${MAX_BODY} bytes.` });
+      }
       const parsed = parseRunRequest(body);
       if ('error' in parsed) return sendJson(res, 400, parsed);
       const { status, payload } = await runScorer(parsed);
@@ -384,18 +393,20 @@ function allow(method: string, allowed: string[], res: ServerResponse): boolean 
   return false;
 }
 
-/** The body as text, or null when it is larger than MAX_BODY. */
+/** The body as text, or null as soon as it is known to be larger than MAX_BODY. */
 function readBody(req: IncomingMessage): Promise<string | null> {
+  if (Number(req.headers['content-length'] ?? 0) > MAX_BODY) return Promise.resolve(null);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    let tooLarge = false;
-    req.on('data', (chunk: Buffer) => {
+    const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_BODY) tooLarge = true;
-      else chunks.push(chunk);
-    });
-    req.on('end', () => resolve(tooLarge ? null : Buffer.concat(chunks).toString('utf8')));
+      if (size <= MAX_BODY) return void chunks.push(chunk);
+      req.off('data', onData);
+      resolve(null);
+    };
+    req.on('data', onData);
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     req.on('error', reject);
   });
 }

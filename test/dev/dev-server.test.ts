@@ -70,6 +70,32 @@ describe.each(SERVERS)('dev server on %s (%s)', (viteName, loader) => {
     }
   });
 
+  test('an unrelated file created in the project does not make the next scorer edit rescan', async () => {
+    // Editors and tools write files all the time (notes, swap files, READMEs next to agents).
+    const unrelated = [path.join(dev.dir, 'notes.txt'), path.join(dev.agents, 'weather/README.md')];
+    const seen = new Promise<void>((resolve) => {
+      const waiting = new Set(unrelated);
+      dev.server.watcher.on('add', (file: string) => {
+        waiting.delete(path.resolve(file));
+        if (waiting.size === 0) resolve();
+      });
+    });
+    for (const file of unrelated) fs.writeFileSync(file, 'not a scorer\n');
+    const late = new Promise((_, reject) => setTimeout(() => reject(new Error('the watcher never reported the unrelated files')), 15_000));
+    await Promise.race([seen, late]);
+    await new Promise((r) => setTimeout(r, 100)); // let every plugin's watch handler run
+    const readdir = vi.spyOn(fs, 'readdirSync');
+    try {
+      await dev.write('weather/scorers/relevance.ts', scorerSource('relevance-v3'));
+      const expected = { ...INITIAL, weather: ['relevance=relevance-v3', 'tone=tone', 'extra=config-extra'] };
+      expect(await dev.until(registry, equal(expected))).toEqual(expected);
+      expect(readdir.mock.calls.filter(([p]) => String(p).startsWith(dev.agents))).toEqual([]);
+    } finally {
+      readdir.mockRestore();
+      for (const file of unrelated) fs.rmSync(file);
+    }
+  });
+
   test('a scorer with a syntax error fails the import; fixing it recovers without a restart', async () => {
     await dev.write('support/scorers/helpfulness.ts', "export default { scorer: makeScorer('broken' }\n");
     const error = await dev.until(

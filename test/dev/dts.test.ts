@@ -215,4 +215,13 @@ describe('the dev server keeps the declaration file up to date', () => {
     fs.rmSync(file());
     expect(await dev.until(read, (t) => t !== '')).toBe(before);
   });
+
+  test('edited by hand, it is restored (twice: the plan stays cached in between)', async () => {
+    const before = await read();
+    for (const round of [1, 2]) {
+      await new Promise((r) => setTimeout(r, 60)); // past the watcher's per-path throttle
+      fs.writeFileSync(file(), `// hand edit ${round}\n`);
+      expect(await dev.until(read, (t) => t === before)).toBe(before);
+    }
+  });
 });

@@ -152,6 +152,23 @@ describe('dev inspector on the playground (Vite 8)', () => {
     expect(logs.join('\n')).toContain(`Scorers: ${inspector}`);
   });
 
+  test('no API route answers another site, not even a blind GET, and an oversized body is refused at once', async () => {
+    for (const route of ['api/state', 'api/scorers?agent=support&requestContext=%7B%22tier%22%3A%22x%22%7D']) {
+      const blind = await fetch(new URL(route, inspector), { headers: { 'Sec-Fetch-Site': 'cross-site' } });
+      expect(blind.status, route).toBe(403);
+      const other = await fetch(new URL(route, inspector), { headers: { Origin: 'http://localhost:1' } });
+      expect(other.status, route).toBe(403);
+    }
+    expect((await fetch(new URL('api/state', inspector))).status).toBe(200);
+    const big = await fetch(new URL('api/run', inspector), {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ agent: 'weather', key: 'x', input: 'q', output: 'a'.repeat(2 * 1024 * 1024) }),
+    });
+    expect(big.status).toBe(413);
+    expect(((await big.json()) as { error: string }).error).toMatch(/larger than \d+ bytes/);
+  });
+
   test('the page is one self-contained document: a CSP that allows only itself, a script that parses, no outside URL', async () => {
     const res = await fetch(inspector);
     expect(res.status).toBe(200);
