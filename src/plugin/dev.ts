@@ -165,7 +165,7 @@ export function affectedAgent(file: string, agentsDirs: readonly string[]): stri
  * a module runner re-imports its entry points. (`environment.reloadModule` would route virtual ids
  * through a file path that module runners never match, so they would keep stale modules.)
  */
-export function invalidateVirtualModules(server: DevServer, agent: string | null = null): void {
+function invalidateVirtualModules(server: DevServer, agent: string | null = null): void {
   // Only the registry and the changed agent's modules (its subagents too, for a removed folder):
   // re-running every agent module would re-request every scorer file on a large tree.
   const stale = (id: string) => {
@@ -191,7 +191,7 @@ export function invalidateVirtualModules(server: DevServer, agent: string | null
  * `scorers` may have changed shape, say record to function); for a scorer file, only a different
  * static reading (default export, shape, literal sampling). `analyse` is memoised by the caller.
  */
-export function editChangesPlan(planned: Plan, file: string, analyse: (file: string) => unknown): boolean {
+function editChangesPlan(planned: Plan, file: string, analyse: (file: string) => unknown): boolean {
   for (const agent of planned.agents) {
     if (agent.folder.config && `${agent.folder.path}/${agent.folder.config}` === file) return true;
     const scorer = agent.files.find((f) => f.path === file);

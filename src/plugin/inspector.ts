@@ -24,7 +24,7 @@ import type { Manifest } from '../core/manifest.js';
 import type { Plan } from '../core/plan.js';
 import { inspectorPage } from './inspector-page.js';
 
-export const INSPECTOR_PATH = '/__agent-scorers/';
+const INSPECTOR_PATH = '/__agent-scorers/';
 
 /** Largest accepted `POST /api/run` body. */
 const MAX_BODY = 1024 * 1024;
@@ -311,7 +311,7 @@ interface RunRequest {
 }
 
 /** A request context given as a JSON object (text or parsed), as a Map; undefined when absent. */
-export function parseRequestContext(value: unknown): Map<string, unknown> | undefined | Error {
+function parseRequestContext(value: unknown): Map<string, unknown> | undefined | Error {
   if (value === null || value === undefined || value === '') return undefined;
   let parsed = value;
   if (typeof value === 'string') {
@@ -330,7 +330,7 @@ export function parseRequestContext(value: unknown): Map<string, unknown> | unde
 const RUN_FIELDS = ['agent', 'key', 'input', 'output', 'groundTruth', 'requestContext'];
 
 /** Validates `POST /api/run`'s body; every problem is a sentence the page can show. */
-export function parseRunRequest(text: string): RunRequest | { error: string } {
+function parseRunRequest(text: string): RunRequest | { error: string } {
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -427,7 +427,7 @@ const normaliseBase = (base: string | undefined) => {
 // eslint-disable-next-line no-control-regex
 const ANSI = /\x1b\[[0-9;]*m/g;
 
-export function messageOf(error: unknown): string {
+function messageOf(error: unknown): string {
   const text = error instanceof Error ? error.message : typeof error === 'string' ? error : safeString(error);
   return text.replace(ANSI, '').trim() || 'unknown error';
 }
@@ -441,7 +441,7 @@ function safeString(value: unknown): string {
 }
 
 /** A JSON-safe copy: cycles, BigInt, functions, errors and class instances become plain data. */
-export function jsonSafe(value: unknown, seen = new WeakSet<object>()): unknown {
+function jsonSafe(value: unknown, seen = new WeakSet<object>()): unknown {
   if (value === undefined) return null;
   if (typeof value === 'bigint') return `${value}n`;
   if (typeof value === 'function') return `[function ${value.name || 'anonymous'}]`;
