@@ -180,8 +180,14 @@ function invalidateVirtualModules(server: DevServer, agent: string | null = null
   for (const [graph, env] of graphs) {
     const ours = [...graph.idToModuleMap.values()].filter((mod) => mod.id !== null && stale(mod.id));
     if (ours.length === 0) continue;
-    const seen = new Set<ModuleNode>();
-    for (const mod of ours) graph.invalidateModule(mod, seen, timestamp, true);
+    // Twice, as Vite does for a changed file: the plain invalidation stamps the module so that a
+    // transform already running (its load saw the old folders) is not cached when it ends; the HMR
+    // one gives browsers a fresh `?t=` to import. The HMR one alone let such a transform cache old
+    // code for good.
+    const plain = new Set<ModuleNode>();
+    for (const mod of ours) graph.invalidateModule(mod, plain);
+    const hmr = new Set<ModuleNode>();
+    for (const mod of ours) graph.invalidateModule(mod, hmr, timestamp, true);
     env?.hot?.send({ type: 'full-reload', path: '*' });
   }
 }

@@ -37,7 +37,11 @@ const CHANGE_THROTTLE_MS = 50;
 export async function startDev(
   viteName: ViteName,
   fixture: string,
-  { loader = 'ssrLoadModule', pluginOptions = { dts: false } }: { loader?: Loader; pluginOptions?: object } = {},
+  {
+    loader = 'ssrLoadModule',
+    pluginOptions = { dts: false },
+    plugins = [],
+  }: { loader?: Loader; pluginOptions?: object; /** Put after ours. */ plugins?: object[] } = {},
 ): Promise<Dev> {
   const vite = await importVite(viteName);
   const agentScorers = await importPlugin();
@@ -52,13 +56,17 @@ export async function startDev(
     root: dir,
     customLogger: logger,
     appType: 'custom',
-    plugins: [agentScorers(pluginOptions)],
+    plugins: [agentScorers(pluginOptions), ...plugins],
     optimizeDeps: { noDiscovery: true, include: [] },
   });
-  // Files written while the watcher does its first scan can be missed: wait for it.
-  await new Promise<void>((resolve) => server.watcher.once('ready', () => resolve()));
+  await watcherSettled(server.watcher, dir);
   const lastChange = new Map<string, number>();
   server.watcher.on('change', (file: string) => lastChange.set(path.resolve(file), Date.now()));
+  // What the watcher reported, for the message of a timed-out `until` (a missed event or a stale module?).
+  const started = Date.now();
+  const events: string[] = [];
+  server.watcher.on('all', (event: string, file: string) => void events.push(`${Date.now() - started}ms ${event} ${path.relative(dir, file)}`));
+  server.watcher.on('error', (e: any) => void events.push(`${Date.now() - started}ms error ${e}`));
 
   const load = (id = 'virtual:agent-scorers') =>
     loader === 'runner' ? server.environments.ssr.runner.import(id) : server.ssrLoadModule(id);
@@ -75,7 +83,8 @@ export async function startDev(
         last = error;
       }
       if (Date.now() - start > timeout) {
-        throw new Error(`timed out after ${timeout} ms; last value: ${last instanceof Error ? last.message : JSON.stringify(last)}`);
+        const value = last instanceof Error ? last.message : JSON.stringify(last);
+        throw new Error(`timed out after ${timeout} ms; last value: ${value}\nwatcher events:\n${events.slice(-60).join('\n')}`);
       }
       await new Promise((r) => setTimeout(r, 25));
     }
@@ -88,9 +97,52 @@ export async function startDev(
     if (since <= CHANGE_THROTTLE_MS * 2) await new Promise((r) => setTimeout(r, CHANGE_THROTTLE_MS * 2 - since + 1));
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, content);
+    events.push(`${Date.now() - started}ms (test wrote ${path.relative(dir, file)})`);
   }
 
   return { server, dir, agents, logs, load, until, write, close: () => server.close() };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Waits until the watcher reports files in every folder of `dir`. chokidar 3 (inside Vite 7 and 8)
+ * can emit `ready` while its first scan still runs; a file made then counts as initial and is never
+ * reported (measured: a folder created right after `ready` was watched but never announced). So a
+ * probe file is written in each folder, under a new name each round, until each folder reports one.
+ */
+export async function watcherSettled(watcher: any, dir: string): Promise<void> {
+  await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+  const folders = [dir, ...fs.readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => path.join(entry.parentPath, entry.name))];
+  const PROBE = '.watch-probe-';
+  const probes = (folder: string) => fs.readdirSync(folder).filter((name) => name.startsWith(PROBE)).map((name) => path.join(folder, name));
+  const waiting = new Set(folders);
+  const removed = new Set<string>();
+  const onAdd = (file: string) => void (path.basename(file).startsWith(PROBE) && waiting.delete(path.dirname(path.resolve(file))));
+  const onUnlink = (file: string) => void (path.basename(file).startsWith(PROBE) && removed.delete(path.resolve(file)));
+  watcher.on('add', onAdd);
+  watcher.on('unlink', onUnlink);
+  try {
+    for (let round = 0; waiting.size > 0; round++) {
+      if (round === 400) throw new Error(`the watcher never reported files in: ${[...waiting].join(', ')}`);
+      for (const folder of waiting) fs.writeFileSync(path.join(folder, `${PROBE}${round}`), '');
+      await sleep(25);
+    }
+    // Remove the probes and let their events pass, so they cannot reach the tests.
+    for (const file of folders.flatMap(probes)) {
+      removed.add(file);
+      fs.rmSync(file);
+    }
+    for (let round = 0; removed.size > 0; round++) {
+      if (round === 400) throw new Error(`the watcher never reported the removal of: ${[...removed].join(', ')}`);
+      await sleep(25);
+    }
+  } finally {
+    watcher.off('add', onAdd);
+    watcher.off('unlink', onUnlink);
+  }
 }
 
 /** A compact view of the registry: agent → scorer keys with their scorer ids, or 'function'. */

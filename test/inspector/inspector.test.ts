@@ -13,6 +13,7 @@ import { pathToFileURL } from 'node:url';
 import vm from 'node:vm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
+import { watcherSettled } from '../dev/helpers.js';
 
 // Used only inside page.evaluate callbacks, which run in the browser (this tsconfig has no DOM lib).
 declare const document: any;
@@ -105,9 +106,9 @@ async function startPlayground(vite: any, dir: string, logs: string[]) {
     customLogger: logger,
     server: { host: '127.0.0.1', port: 0 },
   });
-  const ready = new Promise<void>((resolve) => server.watcher.once('ready', () => resolve()));
+  const settled = watcherSettled(server.watcher, dir);
   await server.listen();
-  await ready;
+  await settled;
   server.printUrls(); // what the `vite` CLI does after listening
   return server;
 }
