@@ -46,14 +46,22 @@ describe.each(SERVERS)('dev server on %s (%s)', (viteName, loader) => {
   });
 
   test('a renamed scorer file changes its key', async () => {
+    // Both events, so that the next test's deletion has a known file to report and no event of
+    // this test is still pending (chokidar holds an `unlink` back 100 ms).
+    const added = dev.reported('add', 'weather/scorers/zz-renamed.ts');
+    const unlinked = dev.reported('unlink', 'weather/scorers/added.ts');
     fs.renameSync(path.join(dev.agents, 'weather/scorers/added.ts'), path.join(dev.agents, 'weather/scorers/zz-renamed.ts'));
     const expected = ['relevance=relevance-v1', 'tone=tone', 'zz-renamed=added', 'extra=config-extra'];
     expect(await dev.until(() => agent('weather'), equal(expected))).toEqual(expected);
     expect((await registry()).weather).toEqual(expected);
+    await Promise.all([added, unlinked]);
   });
 
   test('a deleted scorer file disappears', async () => {
+    // Its own `unlink` must arrive within this test: the next tests fail on any rescan.
+    const unlinked = dev.reported('unlink', 'weather/scorers/zz-renamed.ts');
     fs.rmSync(path.join(dev.agents, 'weather/scorers/zz-renamed.ts'));
+    await unlinked;
     expect(await dev.until(registry, equal(INITIAL))).toEqual(INITIAL);
   });
 

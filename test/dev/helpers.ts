@@ -26,8 +26,15 @@ export interface Dev {
   load: (id?: string) => Promise<any>;
   /** Polls `load(id)` until `check` returns true (or throws nothing); fails after `timeout` with the last value. */
   until: <T>(read: () => Promise<T>, check: (value: T) => boolean, timeout?: number) => Promise<T>;
-  /** Writes a file under the agents folder, after the watcher's throttle for that path has passed. */
+  /** Writes a file (relative to the agents folder, or absolute), after the watcher's throttle for that path has passed. */
   write: (rel: string, content: string) => Promise<void>;
+  /**
+   * Resolves when the watcher reports `event` for `rel` (relative to the agents folder); call it before
+   * making the change. chokidar holds each `unlink` back 100 ms (its `atomic` option) and sends the
+   * ones pending together, so a test that checks only the registry can pass on an earlier event and
+   * leave its own to land in the next test.
+   */
+  reported: (event: string, rel: string, timeout?: number) => Promise<void>;
   close: () => Promise<void>;
 }
 
@@ -92,7 +99,7 @@ export async function startDev(
 
   const agents = path.join(dir, 'src/mastra/agents');
   async function write(rel: string, content: string): Promise<void> {
-    const file = path.join(agents, rel);
+    const file = path.resolve(agents, rel);
     const since = Date.now() - (lastChange.get(file) ?? 0);
     if (since <= CHANGE_THROTTLE_MS * 2) await new Promise((r) => setTimeout(r, CHANGE_THROTTLE_MS * 2 - since + 1));
     fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -100,7 +107,26 @@ export async function startDev(
     events.push(`${Date.now() - started}ms (test wrote ${path.relative(dir, file)})`);
   }
 
-  return { server, dir, agents, logs, load, until, write, close: () => server.close() };
+  function reported(event: string, rel: string, timeout = 10_000): Promise<void> {
+    const file = path.resolve(agents, rel);
+    const seen = new Promise<void>((resolve, reject) => {
+      const listener = (name: string, reportedFile: string) => {
+        if (name !== event || path.resolve(reportedFile) !== file) return;
+        clearTimeout(timer);
+        server.watcher.off('all', listener);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        server.watcher.off('all', listener);
+        reject(new Error(`the watcher did not report ${event} ${rel} within ${timeout} ms\nwatcher events:\n${events.slice(-60).join('\n')}`));
+      }, timeout);
+      server.watcher.on('all', listener);
+    });
+    seen.catch(() => {}); // a timeout matters only to a test that awaits it (not after an earlier failure)
+    return seen;
+  }
+
+  return { server, dir, agents, logs, load, until, write, reported, close: () => server.close() };
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
