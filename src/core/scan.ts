@@ -47,7 +47,8 @@ export interface ScanResult {
   folders: string[];
 }
 
-export const toPosix = (p: string): string => p.split(path.sep).join('/');
+/** A no-op on POSIX systems, where it runs for every folder and file of a scan. */
+export const toPosix = (p: string): string => (path.sep === '/' ? p : p.split(path.sep).join('/'));
 
 /** Root-relative POSIX path; paths outside root keep their `../` so nothing absolute leaks. */
 export const relativeTo = (root: string, p: string): string => toPosix(path.relative(root, p)) || '.';
