@@ -104,28 +104,29 @@ describe.each(SERVERS)('dev server on %s (%s)', (viteName, loader) => {
     }
   });
 
-  test('a scorer with a syntax error fails the import; fixing it recovers without a restart', async () => {
-    await dev.write('support/scorers/helpfulness.ts', "export default { scorer: makeScorer('broken' }\n");
+  /** Writes `broken` over helpfulness.ts, waits for the import to fail, then writes a fixed scorer and waits for it. */
+  async function breakThenFix(broken: string, fixedId: string): Promise<{ error: Error | null; support: unknown }> {
+    await dev.write('support/scorers/helpfulness.ts', broken);
     const error = await dev.until(
       () => dev.load().then(() => null, (e: Error) => e),
       (e) => e !== null,
     );
+    await dev.write('support/scorers/helpfulness.ts', scorerSource(fixedId));
+    const expected = [`helpfulness=${fixedId}`];
+    const fixed = await dev.until(registry, (r) => equal(expected)(r.support));
+    return { error, support: fixed.support };
+  }
+
+  test('a scorer with a syntax error fails the import; fixing it recovers without a restart', async () => {
+    const { error, support } = await breakThenFix("export default { scorer: makeScorer('broken' }\n", 'helpfulness-fixed');
     expect(String(error?.message)).toContain('helpfulness.ts');
-    await dev.write('support/scorers/helpfulness.ts', scorerSource('helpfulness-fixed'));
-    const fixed = await dev.until(registry, (r) => JSON.stringify(r.support) === JSON.stringify(['helpfulness=helpfulness-fixed']));
-    expect(fixed.support).toEqual(['helpfulness=helpfulness-fixed']);
+    expect(support).toEqual(['helpfulness=helpfulness-fixed']);
   });
 
   test('a build-time error (no default export) is reported; adding the export recovers (no stale plan)', async () => {
-    await dev.write('support/scorers/helpfulness.ts', 'export const notDefault = 1;\n');
-    const error = await dev.until(
-      () => dev.load().then(() => null, (e: Error) => e),
-      (e) => e !== null,
-    );
+    const { error, support } = await breakThenFix('export const notDefault = 1;\n', 'helpfulness-again');
     expect(String(error?.message)).toContain('[SCORER_NO_DEFAULT_EXPORT] Agent "support": scorer "helpfulness" has no default export');
-    await dev.write('support/scorers/helpfulness.ts', scorerSource('helpfulness-again'));
-    const fixed = await dev.until(registry, (r) => JSON.stringify(r.support) === JSON.stringify(['helpfulness=helpfulness-again']));
-    expect(fixed.support).toEqual(['helpfulness=helpfulness-again']);
+    expect(support).toEqual(['helpfulness=helpfulness-again']);
   });
 
   test('a new agent folder with a scorer, an empty agent folder and a new subagent show', async () => {

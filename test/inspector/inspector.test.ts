@@ -84,18 +84,30 @@ function contrastRatios(page: Page, selector: string): Promise<Array<{ text: str
   });
 }
 
-/** A temp copy of the playground, inside the repository so that `agent-scorers` resolves to `dist/`. */
-function copyPlayground(name: string): string {
+interface Playground {
+  dir: string;
+  server: any;
+  /** Everything the server logged, colours stripped. */
+  logs: string[];
+  /** The inspector page's URL. */
+  inspector: string;
+  close: () => Promise<void>;
+}
+
+/**
+ * The playground's dev server (its own vite.config.ts) on a temp copy inside the repository (so that
+ * `agent-scorers` resolves to `dist/`), on a free port, after the watcher's first scan. Without a key
+ * the playground's judge is offlineJudge(): the key is removed until `close`, to stay offline.
+ */
+async function openPlayground(name: string, vite: any): Promise<Playground> {
+  const savedKey = process.env.OPENAI_API_KEY;
+  delete process.env.OPENAI_API_KEY;
   const dir = path.join(REPO, 'test/.tmp', `${name}-${process.pid}-${Date.now()}`);
   fs.mkdirSync(dir, { recursive: true });
   for (const entry of ['src', 'vite.config.ts', 'tsconfig.json']) {
     fs.cpSync(path.join(PLAYGROUND, entry), path.join(dir, entry), { recursive: true });
   }
-  return dir;
-}
-
-/** Starts the playground's dev server (its own vite.config.ts) on a free port, after the watcher's first scan. */
-async function startPlayground(vite: any, dir: string, logs: string[]) {
+  const logs: string[] = [];
   const logger = vite.createLogger('info');
   for (const level of ['info', 'warn', 'warnOnce', 'error'] as const) {
     logger[level] = (message: string) => void logs.push(message.replace(/\x1b\[[0-9;]*m/g, ''));
@@ -110,28 +122,30 @@ async function startPlayground(vite: any, dir: string, logs: string[]) {
   await server.listen();
   await settled;
   server.printUrls(); // what the `vite` CLI does after listening
-  return server;
+  const close = async () => {
+    await server.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+    if (savedKey !== undefined) process.env.OPENAI_API_KEY = savedKey;
+  };
+  return { dir, server, logs, inspector: new URL('__agent-scorers/', server.resolvedUrls.local[0]).href, close };
 }
 
 describe('dev inspector on the playground (Vite 8)', () => {
+  let playground: Playground | undefined;
   let dir: string;
   let server: any;
   let browser: Browser;
   let page: Page;
   let base: string;
   let inspector: string;
-  const logs: string[] = [];
+  let logs: string[] = [];
   const requests: string[] = [];
   const consoleErrors: string[] = [];
-  const savedKey = process.env.OPENAI_API_KEY;
 
   beforeAll(async () => {
-    // The playground's judge is offlineJudge() without a key: keep it offline and deterministic.
-    delete process.env.OPENAI_API_KEY;
-    dir = copyPlayground('inspector');
-    server = await startPlayground(await import('vite'), dir, logs);
+    playground = await openPlayground('inspector', await import('vite'));
+    ({ dir, server, logs, inspector } = playground);
     base = server.resolvedUrls.local[0];
-    inspector = new URL('__agent-scorers/', base).href;
 
     if (!hasChromium) return;
     const { chromium } = await import('playwright-core');
@@ -144,9 +158,7 @@ describe('dev inspector on the playground (Vite 8)', () => {
 
   afterAll(async () => {
     await browser?.close();
-    await server?.close();
-    if (dir) fs.rmSync(dir, { recursive: true, force: true });
-    if (savedKey !== undefined) process.env.OPENAI_API_KEY = savedKey;
+    await playground?.close();
   });
 
   test('the startup output lists the inspector URL', () => {
@@ -367,23 +379,18 @@ describe('dev inspector on the playground (Vite 8)', () => {
 });
 
 describe('dev inspector on the playground (Vite 7)', () => {
+  let playground: Playground | undefined;
   let dir: string;
-  let server: any;
   let inspector: string;
-  const logs: string[] = [];
-  const savedKey = process.env.OPENAI_API_KEY;
+  let logs: string[] = [];
 
   beforeAll(async () => {
-    delete process.env.OPENAI_API_KEY;
-    dir = copyPlayground('inspector-vite7');
-    server = await startPlayground(await import('vite7'), dir, logs);
-    inspector = new URL('__agent-scorers/', server.resolvedUrls.local[0]).href;
+    playground = await openPlayground('inspector-vite7', await import('vite7'));
+    ({ dir, inspector, logs } = playground);
   });
 
   afterAll(async () => {
-    await server?.close();
-    if (dir) fs.rmSync(dir, { recursive: true, force: true });
-    if (savedKey !== undefined) process.env.OPENAI_API_KEY = savedKey;
+    await playground?.close();
   });
 
   test('lists the URL, serves the state and runs a scorer on the server', async () => {
