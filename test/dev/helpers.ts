@@ -5,15 +5,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { prepare, REPO } from '../helpers/hosts.js';
+import { captureLogger, DIST, prepare } from '../helpers/hosts.js';
 
 export type ViteName = 'vite8' | 'vite7';
 /** `ssrLoadModule`, or (Vite 8) the `ssr` environment's own module runner. */
 export type Loader = 'ssrLoadModule' | 'runner';
 
 export const importVite = (name: ViteName): Promise<any> => (name === 'vite8' ? import('vite') : import('vite7'));
-/** The built plugin; `AGENT_SCORERS_DIST` points at another build (used to check that these tests can fail). */
-export const DIST = process.env.AGENT_SCORERS_DIST ?? path.join(REPO, 'dist');
+export { DIST };
 export const importPlugin = async (): Promise<(options?: object) => any> =>
   (await import(pathToFileURL(path.join(DIST, 'plugin/vite.js')).href)).default;
 
@@ -54,10 +53,7 @@ export async function startDev(
   const agentScorers = await importPlugin();
   const dir = prepare(fixture, `${viteName}-${loader}`);
   const logs: string[] = [];
-  const logger = vite.createLogger('info');
-  for (const level of ['info', 'warn', 'warnOnce', 'error'] as const) {
-    logger[level] = (message: string) => void logs.push(`${level}: ${message.replace(/\x1b\[[0-9;]*m/g, '')}`);
-  }
+  const logger = captureLogger(vite, logs);
   const server = await vite.createServer({
     configFile: false,
     root: dir,

@@ -11,7 +11,9 @@ import { pathToFileURL } from 'node:url';
 export const REPO = path.resolve(import.meta.dirname, '../..');
 export const FIXTURES = path.join(REPO, 'test/fixtures');
 const TMP = path.join(REPO, 'test/.tmp');
-const PLUGIN = path.join(REPO, 'dist/plugin');
+/** The built package; `AGENT_SCORERS_DIST` points at another build (used to check that these tests can fail). */
+export const DIST = process.env.AGENT_SCORERS_DIST ?? path.join(REPO, 'dist');
+export const PLUGIN = path.join(DIST, 'plugin');
 
 export type Host = 'vite8' | 'vite7' | 'rollup' | 'rolldown';
 export const HOSTS: Host[] = ['vite8', 'vite7', 'rollup', 'rolldown'];
@@ -120,8 +122,19 @@ export function run(command: string, args: string[], cwd: string, env: Record<st
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, output: output.replace(/\x1b\[[0-9;]*m/g, '') }));
+    child.on('close', (code) => resolve({ code, output: stripAnsi(output) }));
   });
+}
+
+export const stripAnsi = (text: string): string => text.replace(/\x1b\[[0-9;]*m/g, '');
+
+/** A Vite logger that records every message as `level: text`, colours stripped, into `logs`. */
+export function captureLogger(vite: { createLogger(level: 'info'): any }, logs: string[]): any {
+  const logger = vite.createLogger('info');
+  for (const level of ['info', 'warn', 'warnOnce', 'error'] as const) {
+    logger[level] = (message: string) => void logs.push(`${level}: ${stripAnsi(message)}`);
+  }
+  return logger;
 }
 
 /** How many times `needle` occurs in `haystack`. */

@@ -14,12 +14,12 @@ import vm from 'node:vm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { watcherSettled } from '../dev/helpers.js';
+import { captureLogger, REPO } from '../helpers/hosts.js';
 
 // Used only inside page.evaluate callbacks, which run in the browser (this tsconfig has no DOM lib).
 declare const document: any;
 declare function getComputedStyle(element: unknown): any;
 
-const REPO = path.resolve(import.meta.dirname, '../..');
 const PLAYGROUND = path.join(REPO, 'playground');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const hasChromium = fs.existsSync(CHROMIUM);
@@ -108,10 +108,7 @@ async function openPlayground(name: string, vite: any): Promise<Playground> {
     fs.cpSync(path.join(PLAYGROUND, entry), path.join(dir, entry), { recursive: true });
   }
   const logs: string[] = [];
-  const logger = vite.createLogger('info');
-  for (const level of ['info', 'warn', 'warnOnce', 'error'] as const) {
-    logger[level] = (message: string) => void logs.push(message.replace(/\x1b\[[0-9;]*m/g, ''));
-  }
+  const logger = captureLogger(vite, logs);
   const server = await vite.createServer({
     root: dir,
     configFile: path.join(dir, 'vite.config.ts'),

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from 'vitest';
-import { count, prepare, REPO, run } from '../helpers/hosts.js';
+import { count, PLUGIN, prepare, REPO, run } from '../helpers/hosts.js';
 
 const WARNING =
   '[SCORER_KEY_COLLISION] Agent "weather": scorer "relevance" defined in both config.scorers and scorers/; config.scorers wins. (src/mastra/agents/weather/config.ts)';
@@ -17,7 +17,7 @@ test.each([
   const dir = prepare('basic', `app-${host}`);
   fs.writeFileSync(
     path.join(dir, 'vite.config.mjs'),
-    `import agentScorers from ${JSON.stringify(path.join(REPO, 'dist/plugin/vite.js'))};
+    `import agentScorers from ${JSON.stringify(path.join(PLUGIN, 'vite.js'))};
 export default {
   logLevel: 'warn',
   plugins: [agentScorers({ dts: false })],
