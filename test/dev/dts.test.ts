@@ -177,8 +177,11 @@ describe('the plugin writes the declaration file', () => {
   test('control: without the generated file, the general client types accept any agent key', async () => {
     fs.renameSync(file(), `${file()}.off`);
     try {
-      const { output } = await run(process.execPath, [TSC, '-p', 'tsconfig.bad.json'], dir);
+      const { code, output } = await run(process.execPath, [TSC, '-p', 'tsconfig.bad.json'], dir);
       expect(output).not.toContain('bad-agent.ts');
+      // tsc did check the files: with the general types, only bad-scorer.ts's lookups on the union fail.
+      expect(code).not.toBe(0);
+      expect(output).toContain("src/bad-scorer.ts(4,35): error TS2339: Property 'nope' does not exist on type 'ResolvedScorers'.");
     } finally {
       fs.renameSync(`${file()}.off`, file());
     }

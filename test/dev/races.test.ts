@@ -4,7 +4,6 @@
  * module was invalidated after the transform began. Made deterministic with a plugin that holds the
  * transform of the registry module until the watcher has reported the change.
  */
-import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { scorerSource, startDev, type Dev, type ViteName } from './helpers.js';
 
@@ -41,10 +40,7 @@ describe.each(['vite8', 'vite7'] as ViteName[])('%s', (viteName) => {
     holding = true;
     const first = code();
     await started; // our load has run and read the folders without `research`
-    const folder = path.join(dev.agents, 'research');
-    const seen = new Promise<void>((resolve) =>
-      dev!.server.watcher.on('addDir', (dir: string) => path.resolve(dir) === folder && resolve()),
-    );
+    const seen = dev.reported('addDir', 'research');
     await dev.write('research/scorers/depth.ts', scorerSource('depth'));
     await seen; // our watcher listener, registered first, has run too
     release();
