@@ -5,6 +5,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    globalSetup: ['test/global-setup.ts'],
     exclude: ['**/node_modules/**', 'test/fixtures/**', '**/.tmp/**', 'playground/**', 'bench/**'],
     testTimeout: 120_000,
     hookTimeout: 120_000,

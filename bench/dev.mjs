@@ -15,6 +15,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { median } from './stats.mjs';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const arg = (name, fallback) => {
@@ -125,10 +126,6 @@ for (let i = 0; i < Math.max(ROUNDS, 20); i++) {
 const found = scan(scanInput).agents.reduce((n, a) => n + a.scorers.length, 0);
 
 // ---- report ---------------------------------------------------------------------------------
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 const ms = (x) => `${x.toFixed(x < 10 ? 2 : 1)} ms`;
 const rows = [
   ['created file → next import', ms(median(created)), ''],

@@ -5,6 +5,7 @@ import { performance } from 'node:perf_hooks';
 import { MockLanguageModelV3 } from 'ai/test';
 import { createAnswerRelevancyScorer as mastraRelevancy } from '@mastra/evals/scorers/prebuilt';
 import { createAnswerRelevancyScorer } from '../dist/runtime/index.js';
+import { median } from './stats.mjs';
 
 const ITEMS = Number(process.argv[2] ?? 200);
 const ROUNDS = Number(process.argv[3] ?? 5);
@@ -83,7 +84,6 @@ const callsPerItem = async (c, output) => {
   return c.model.calls - before;
 };
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 console.log(`answer-relevancy scorer, mock model answering instantly; ${ITEMS} items x ${ROUNDS} rounds, Node ${process.version}`);
 const rows = [];
 for (const c of contenders) {

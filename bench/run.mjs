@@ -27,6 +27,7 @@ import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import zlib from 'node:zlib';
 import { generate } from './generate.mjs';
+import { median } from './stats.mjs';
 import { compareRegistries } from './verify.mjs';
 
 const BENCH = import.meta.dirname;
@@ -105,11 +106,6 @@ function readFloorOnce(project) {
   });
 }
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
 const round = (x, digits = 0) => Math.round(x * 10 ** digits) / 10 ** digits;
 
 /** Least squares fit y = c0 + c1·x. */
@@ -155,7 +151,7 @@ async function main() {
     const withFloor = args.variants.includes('a') && args.variants.includes('b');
     process.stdout.write(`${agents} agents × 10 scorers: warm-up`);
     for (const v of args.variants) {
-      const r = await buildOnce(project, v, { plugin: args.plugin });
+      const r = await buildOnce(project, v, { plugin });
       files[v] = r.file;
       if (r.noise) console.log(`\n  [${v}] build output:\n${r.noise.replace(/^/gm, '    ')}`);
     }
@@ -178,7 +174,7 @@ async function main() {
       // Rotate the order each run so no variant always follows the same one.
       const order = args.variants.map((_, i) => args.variants[(i + run) % args.variants.length]);
       for (const v of order) {
-        const r = await buildOnce(project, v, { plugin: args.plugin });
+        const r = await buildOnce(project, v, { plugin });
         samples[v].ms.push(r.ms);
         samples[v].cpuMs.push(r.cpuMs);
         samples[v].importMs.push(r.importMs);
@@ -190,7 +186,7 @@ async function main() {
     }
     if (args.profile && args.variants.includes('a')) {
       process.stdout.write(', profile');
-      await buildOnce(project, 'a', { plugin: args.plugin, profileDir });
+      await buildOnce(project, 'a', { plugin, profileDir });
     }
     process.stdout.write('\n');
     const result = { agents, scorers: project.scorers, runs, variants: {} };
@@ -279,7 +275,7 @@ async function main() {
       machine: { node: process.version, vite: viteVersion(), cpus: os.cpus().length, cpu: os.cpus()[0]?.model.trim(), loadavg: os.loadavg().map((x) => round(x, 2)) },
       method:
         'Vite 8 build() with build.ssr, minify: true, one child process per build; ms = wall time of build() alone (Vite and the plugin imported before, the plugin import reported as medianPluginImportMs), cpuMs = CPU time of all threads over the same span; median (and minimum) of interleaved runs after one warm-up round; readFloorMs = median time of bench/read-floor.mjs (list and read every config and scorer file in JS, in its own process), boundRatioAB = (b + readFloorMs) / b; gzip via node:zlib default level.',
-      plugin: args.plugin ? path.relative(REPO, args.plugin) : 'dist/plugin/vite.js',
+      plugin: path.relative(REPO, plugin),
       seconds: elapsed,
       summary,
       sizes,

@@ -86,7 +86,6 @@ let counter = 0;
 export function prepare(fixture: string, host: string): string {
   const source = path.isAbsolute(fixture) ? fixture : path.join(FIXTURES, fixture);
   const dir = path.join(TMP, `${path.basename(fixture)}-${host}-${process.pid}-${counter++}`);
-  fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });
   fs.cpSync(source, dir, { recursive: true, verbatimSymlinks: true });
   return dir;
