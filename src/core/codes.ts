@@ -65,6 +65,21 @@ export function describeValue(value: unknown): string {
   }
 }
 
+/**
+ * The sampling rule, shared by the build (literal values read from config.ts) and the runtime:
+ * null when `sampling` is absent (undefined) or one of the two allowed forms, else what is wrong
+ * with it, the bad value rendered by the caller's `show`. Extra properties are tolerated.
+ */
+export function samplingProblem(sampling: unknown, show: (value: unknown) => string): string | null {
+  if (sampling === undefined) return null;
+  const s = sampling as { type?: unknown; rate?: unknown } | null;
+  if (s !== null && typeof s === 'object') {
+    if (s.type === 'none') return null;
+    if (s.type === 'ratio' && typeof s.rate === 'number' && s.rate >= 0 && s.rate <= 1) return null;
+  }
+  return `sampling must be { type: 'none' } or { type: 'ratio', rate } with 0 <= rate <= 1; got ${show(sampling)}`;
+}
+
 /** Mastra's wording, kept so users recognise the warning. */
 export const collisionMessage = (agent: string, key: string): string =>
   `Agent ${q(agent)}: scorer ${q(key)} defined in both config.scorers and scorers/; config.scorers wins.`;

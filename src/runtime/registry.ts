@@ -9,6 +9,7 @@ import {
   functionFormMessage,
   describeValue,
   q,
+  samplingProblem as samplingRule,
   type DiagnosticCode,
 } from '../core/codes.js';
 
@@ -52,13 +53,7 @@ export function isScorerEntry(value: unknown): value is ScorerEntry {
 
 /** null when `sampling` is absent or one of the two allowed forms; else what is wrong with it. */
 export function samplingProblem(sampling: unknown): string | null {
-  if (sampling === undefined) return null;
-  const s = sampling as { type?: unknown; rate?: unknown } | null;
-  if (s !== null && typeof s === 'object') {
-    if (s.type === 'none') return null;
-    if (s.type === 'ratio' && typeof s.rate === 'number' && s.rate >= 0 && s.rate <= 1) return null;
-  }
-  return `sampling must be { type: 'none' } or { type: 'ratio', rate } with 0 <= rate <= 1; got ${show(sampling)}`;
+  return samplingRule(sampling, show);
 }
 
 function show(value: unknown): string {
