@@ -79,21 +79,37 @@ export class ScorerRegistryError extends Error {
 
 /**
  * A bare scorer becomes `{ scorer }`; an entry is kept as written (same object) after its sampling is
- * checked; anything else throws with code, agent, key and file.
+ * checked. A bad sampling or a value that is neither goes to the caller's handler, which throws its
+ * own error (the registry and `runEvals` word them differently).
  */
-function normalise(agent: string, key: string, value: unknown, file: string | null, where: string): ScorerEntry {
+export function toScorerEntry(
+  value: unknown,
+  badSampling: (problem: string) => never,
+  notAScorer: () => never,
+): ScorerEntry {
   if (isScorerEntry(value)) {
     const problem = samplingProblem(value.sampling);
-    if (problem) {
-      throw new ScorerRegistryError('SCORER_INVALID_SAMPLING', `Agent ${q(agent)}: scorer ${q(key)}: ${problem}.`, file);
-    }
+    if (problem) badSampling(problem);
     return value;
   }
   if (isScorer(value)) return { scorer: value };
-  throw new ScorerRegistryError(
-    'SCORER_INVALID_EXPORT',
-    `Agent ${q(agent)}: scorer ${q(key)}: ${where} is ${describeValue(value)}, not a scorer or a { scorer, sampling } entry.`,
-    file,
+  return notAScorer();
+}
+
+/** `toScorerEntry` whose errors carry code, agent, key and file. */
+function normalise(agent: string, key: string, value: unknown, file: string | null, where: string): ScorerEntry {
+  return toScorerEntry(
+    value,
+    (problem) => {
+      throw new ScorerRegistryError('SCORER_INVALID_SAMPLING', `Agent ${q(agent)}: scorer ${q(key)}: ${problem}.`, file);
+    },
+    () => {
+      throw new ScorerRegistryError(
+        'SCORER_INVALID_EXPORT',
+        `Agent ${q(agent)}: scorer ${q(key)}: ${where} is ${describeValue(value)}, not a scorer or a { scorer, sampling } entry.`,
+        file,
+      );
+    },
   );
 }
 

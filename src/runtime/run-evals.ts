@@ -11,7 +11,7 @@
  * validated; it is applied only with `applySampling: true` (an eval usually wants every scorer on
  * every item), deciding per item from `item.traceId ?? item.runId ?? '<index>'`.
  */
-import { isScorer, isScorerEntry, samplingProblem, type ScorerEntry, type ScorerLike } from './registry.js';
+import { toScorerEntry, type ScorerEntry, type ScorerLike } from './registry.js';
 import { shouldSample } from './sampling.js';
 
 export interface EvalItem<TInput = unknown> {
@@ -98,16 +98,17 @@ function normaliseScorers(value: unknown, where: string): Normalised[] {
   const out: Normalised[] = [];
   const ids = new Set<string>();
   for (const [label, entry] of list) {
-    let normalised: Normalised;
-    if (isScorerEntry(entry)) {
-      const problem = samplingProblem(entry.sampling);
-      if (problem) throw new TypeError(`${where}: ${label}: ${problem}`);
-      normalised = { scorer: entry.scorer, sampling: entry.sampling };
-    } else if (isScorer(entry)) {
-      normalised = { scorer: entry };
-    } else {
-      throw new TypeError(`${where}: ${label} is not a scorer (an object with a string "id" and a "run" function) or a { scorer } entry`);
-    }
+    const checked = toScorerEntry(
+      entry,
+      (problem) => {
+        throw new TypeError(`${where}: ${label}: ${problem}`);
+      },
+      () => {
+        throw new TypeError(`${where}: ${label} is not a scorer (an object with a string "id" and a "run" function) or a { scorer } entry`);
+      },
+    );
+    // A snapshot: the user's entry object is not read again per item.
+    const normalised: Normalised = { scorer: checked.scorer, sampling: checked.sampling };
     if (ids.has(normalised.scorer.id)) {
       throw new TypeError(`${where}: two scorers have the id "${normalised.scorer.id}"; results are keyed by id, so ids must be unique`);
     }
