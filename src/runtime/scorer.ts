@@ -193,6 +193,13 @@ const SCORE_SCHEMA = {
   additionalProperties: false, // strict structured output (OpenAI) requires closed objects
 } as const;
 
+/** The judge a call uses: a step's or request's fields over the scorer's `judge`. */
+interface ResolvedJudge {
+  model: ModelInput;
+  instructions: string | undefined;
+  modelSettings: ModelSettings | undefined;
+}
+
 export class Scorer<TId extends string = string, TInput = any, TOutput = any> {
   readonly config: Readonly<ScorerConfig<TId>>;
   readonly steps: readonly StoredStep[];
@@ -357,7 +364,7 @@ export class Scorer<TId extends string = string, TInput = any, TOutput = any> {
     return snapshot();
   }
 
-  private resolveJudge(stepName: ScorerStepName, override?: Partial<ScorerJudgeConfig>) {
+  private resolveJudge(stepName: ScorerStepName, override?: Partial<ScorerJudgeConfig>): ResolvedJudge {
     const model = override?.model ?? this.config.judge?.model;
     const instructions = override?.instructions ?? this.config.judge?.instructions;
     const modelSettings = override?.modelSettings ?? this.config.judge?.modelSettings;
@@ -369,6 +376,7 @@ export class Scorer<TId extends string = string, TInput = any, TOutput = any> {
     return { model, instructions, modelSettings };
   }
 
+  /** A function step's `callJudge`: the request's judge fields override the scorer's. */
   private async judgeCall<T>(
     stepName: ScorerStepName,
     request: StepJudgeRequest,
@@ -379,6 +387,15 @@ export class Scorer<TId extends string = string, TInput = any, TOutput = any> {
       instructions: request.instructions,
       modelSettings: request.modelSettings,
     });
+    return this.callResolvedJudge<T>(judge, request, record);
+  }
+
+  /** One judge call with an already resolved judge; the request's own judge fields are not read. */
+  private async callResolvedJudge<T>(
+    judge: ResolvedJudge,
+    request: StepJudgeRequest,
+    record: (execution: JudgeExecution, prompt: string) => void,
+  ): Promise<T> {
     const started = Date.now();
     try {
       const response = await callJudge<T>({
@@ -436,15 +453,14 @@ export class Scorer<TId extends string = string, TInput = any, TOutput = any> {
     if (!judge.instructions) {
       throw new Error(`step "${stepName}" needs judge instructions: pass judge: { model, instructions }`);
     }
-    const request: StepJudgeRequest = { prompt, ...judge };
     if (stepName === 'generateScore') {
-      const value = await this.judgeCall<{ score: number }>(stepName, { ...request, outputSchema: SCORE_SCHEMA }, record);
+      const value = await this.callResolvedJudge<{ score: number }>(judge, { prompt, outputSchema: SCORE_SCHEMA }, record);
       return value.score;
     }
     if (stepName === 'generateReason' || definition.outputSchema === undefined) {
-      return this.judgeCall<string>(stepName, request, record);
+      return this.callResolvedJudge<string>(judge, { prompt }, record);
     }
-    return this.judgeCall(stepName, { ...request, outputSchema: definition.outputSchema }, record);
+    return this.callResolvedJudge(judge, { prompt, outputSchema: definition.outputSchema }, record);
   }
 }
 
