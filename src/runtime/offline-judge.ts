@@ -64,11 +64,22 @@ const CUES: Array<{ question: RegExp; answer: RegExp; label: string; strong?: bo
   { question: /\bwhere\b/i, answer: /\b(in|at|near|north|south|east|west|located)\b/i, label: 'a place' },
 ];
 
-export function heuristicVerdict(question: string, statement: string): { result: 'yes' | 'unsure' | 'no'; reason: string } {
-  const questionTerms = keyTerms(question);
+/** What the verdicts read from the question, computed once for all of its statements. */
+interface Question {
+  terms: Set<string>;
+  /** The CUES whose question pattern matches, in CUES order. */
+  cues: typeof CUES;
+}
+
+export function readQuestion(question: string): Question {
+  return { terms: keyTerms(question), cues: CUES.filter((c) => c.question.test(question)) };
+}
+
+export function heuristicVerdict(question: Question, statement: string): { result: 'yes' | 'unsure' | 'no'; reason: string } {
+  const questionTerms = question.terms;
   const statementTerms = keyTerms(statement);
   const shared = [...questionTerms].filter((term) => statementTerms.has(term));
-  const cue = CUES.find((c) => c.question.test(question) && c.answer.test(statement));
+  const cue = question.cues.find((c) => c.answer.test(statement));
   const needed = Math.max(1, Math.min(questionTerms.size, 4));
   const ratio = shared.length / needed;
   const sharedText = shared.slice(0, 4).map((t) => `"${t}"`).join(', ');
@@ -124,8 +135,9 @@ function answer(options: any): string {
       return JSON.stringify({ statements: splitStatements(String(data.output ?? '')) });
     case RELEVANCY_TASKS.verdicts: {
       const statements: string[] = Array.isArray(data.statements) ? data.statements : [];
+      const question = readQuestion(String(data.input ?? ''));
       return JSON.stringify({
-        results: statements.map((statement, i) => ({ index: i + 1, ...heuristicVerdict(String(data.input ?? ''), String(statement)) })),
+        results: statements.map((statement, i) => ({ index: i + 1, ...heuristicVerdict(question, String(statement)) })),
       });
     }
     case RELEVANCY_TASKS.reason: {
