@@ -26,7 +26,7 @@ function textOfParts(parts: unknown[]): string {
 }
 
 /** The text of one message or message-like value; '' when it has none. */
-export function textOfMessage(value: unknown): string {
+function textOfMessage(value: unknown): string {
   if (typeof value === 'string') return value;
   if (Array.isArray(value)) return textOfParts(value);
   if (!isRecord(value)) return '';

@@ -103,7 +103,7 @@ export function addUsage(into: JudgeUsage, more: Partial<JudgeUsage> | undefined
 }
 
 /** AI SDK usage (flat numbers) or raw spec v3 usage (`{ inputTokens: { total } }`) to flat numbers. */
-export function normaliseUsage(usage: any): JudgeUsage {
+function normaliseUsage(usage: any): JudgeUsage {
   const count = (value: any): number => {
     const n = value !== null && typeof value === 'object' ? value.total : value;
     return typeof n === 'number' && Number.isFinite(n) ? n : 0;
@@ -164,7 +164,7 @@ function readEnv(name: string): string | undefined {
 }
 const hasEnv = () => Boolean((globalThis as { process?: { env?: unknown } }).process?.env);
 
-export function isLanguageModel(value: unknown): value is LanguageModelLike {
+function isLanguageModel(value: unknown): value is LanguageModelLike {
   return (
     value !== null &&
     typeof value === 'object' &&

@@ -40,7 +40,7 @@ function stem(word: string): string {
 }
 
 /** Content terms of a text: lower-cased words minus stop words, lightly stemmed. */
-export function keyTerms(text: string): Set<string> {
+function keyTerms(text: string): Set<string> {
   const words = text.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}'-]*/gu) ?? [];
   return new Set(words.filter((w) => !STOP_WORDS.has(w)).map(stem).filter((w) => w.length > 1 || /\d/.test(w)));
 }
@@ -71,11 +71,11 @@ interface Question {
   cues: typeof CUES;
 }
 
-export function readQuestion(question: string): Question {
+function readQuestion(question: string): Question {
   return { terms: keyTerms(question), cues: CUES.filter((c) => c.question.test(question)) };
 }
 
-export function heuristicVerdict(question: Question, statement: string): { result: 'yes' | 'unsure' | 'no'; reason: string } {
+function heuristicVerdict(question: Question, statement: string): { result: 'yes' | 'unsure' | 'no'; reason: string } {
   const questionTerms = question.terms;
   const statementTerms = keyTerms(statement);
   const shared = [...questionTerms].filter((term) => statementTerms.has(term));
@@ -96,7 +96,7 @@ export function heuristicVerdict(question: Question, statement: string): { resul
   return { result: 'no', reason: `${TAG} shares no key term with the question` };
 }
 
-export function splitStatements(text: string): string[] {
+function splitStatements(text: string): string[] {
   return text
     .split(/\n+|(?<=[.!?。！？])\s+/u)
     .map((part) => part.replace(/^\s*(?:[-*•]|\d+[.)])\s+/, '').trim())

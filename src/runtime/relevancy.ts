@@ -68,7 +68,7 @@ const TOP_LEVEL_KEYS = ['model', 'options', 'modelSettings', ...OPTION_KEYS];
 export const round2 = (value: number): number => Math.round((value + Number.EPSILON) * 100) / 100;
 
 /** Trimmed and lower-cased; anything other than `yes` or `unsure` is `no`. Applied once, when verdicts are read. */
-export function normaliseVerdict(raw: unknown): Verdict {
+function normaliseVerdict(raw: unknown): Verdict {
   const text = typeof raw === 'string' ? raw.trim().toLowerCase() : '';
   return text === 'yes' || text === 'unsure' ? text : 'no';
 }
@@ -118,7 +118,7 @@ function resolveOptions(config: AnswerRelevancyConfig): Required<AnswerRelevancy
 }
 
 /** Splits text into chunks of at most `max` characters, preferring paragraph, then sentence, then word breaks. */
-export function chunkText(text: string, max: number): string[] {
+function chunkText(text: string, max: number): string[] {
   const chunks: string[] = [];
   let rest = text.trim();
   while (rest.length > max) {

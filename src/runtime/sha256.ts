@@ -22,7 +22,7 @@ const K = new Uint32Array([
 const rotr = (x: number, n: number) => (x >>> n) | (x << (32 - n));
 
 /** SHA-256 of the UTF-8 bytes of `text`, as eight big-endian 32-bit words. */
-export function sha256Words(text: string): Uint32Array {
+function sha256Words(text: string): Uint32Array {
   const data = new TextEncoder().encode(text);
   const bitLength = data.length * 8;
   // Message + 0x80 + zero padding + 64-bit length, rounded up to whole 64-byte blocks.
