@@ -169,7 +169,7 @@ export function scan(input: ScanInput): ScanResult {
       folders.push(toPosix(subRoot));
       const subEntries = list(subRoot) ?? [];
       reportUnreadableDirs(key, shownSubRoot, subEntries);
-      for (const { name: child, isLink: childIsLink } of sortedDirs(subRoot, subEntries)) {
+      for (const { name: child, isLink: childIsLink } of sortedDirs(subEntries)) {
         const childKey = `${key}/${child}`;
         if (depth + 1 > MAX_SUBAGENT_DEPTH) {
           diagnostics.push(
@@ -249,7 +249,7 @@ export function scan(input: ScanInput): ScanResult {
   const topLevel = input.agentsDirs.map((agentsDir) => {
     const entries = list(agentsDir);
     const real = entries && fs.realpathSync(agentsDir);
-    return { agentsDir, entries, real, dirs: entries ? sortedDirs(agentsDir, entries) : [] };
+    return { agentsDir, entries, real, dirs: entries ? sortedDirs(entries) : [] };
   });
   const topLevelReal = new Set(topLevel.flatMap((t) => t.dirs.filter((d) => !d.isLink).map((d) => path.join(t.real!, d.name))));
 
@@ -275,7 +275,7 @@ export function scan(input: ScanInput): ScanResult {
  * Visible sub-folders, real ones before symlinks: when a link and a folder reach the same real
  * folder, the folder's own name becomes the key.
  */
-function sortedDirs(dir: string, entries = list(dir) ?? []): Entry[] {
+function sortedDirs(entries: Entry[]): Entry[] {
   return entries.filter((e) => e.isDir && !isHidden(e.name) && !e.unreadable).sort((a, b) => Number(a.isLink) - Number(b.isLink) || byCodeUnit(a.name, b.name));
 }
 

@@ -131,9 +131,12 @@ export function agentScorers(userOptions?: Options) {
         plan: () => current,
         invalidatePlan: () => void (current = null),
         analyseScorer: (file) => sources.analysers(analysersFor).scorer(file),
-        // Writes the declarations even when the plan is cached, so a deleted or hand-edited file comes back.
+        // A new plan writes the declarations itself; a cached one rewrites them here, so a deleted or
+        // hand-edited file comes back.
         refresh: () => {
-          if (o.dtsFile) writeDtsFile(o.dtsFile, generateDts(dtsAgents(currentPlan())));
+          const cached = current;
+          const planned = currentPlan();
+          if (cached && o.dtsFile) writeDtsFile(o.dtsFile, generateDts(dtsAgents(planned)));
         },
       });
       // The dev inspector page at /__agent-scorers/ (inspector.ts).
@@ -186,9 +189,8 @@ export function agentScorers(userOptions?: Options) {
         }
         const agentKey = agentKeyOfResolvedId(id);
         if (agentKey === null) {
-          const keys = new Set(planned.agents.map((a) => a.folder.key));
           // Agents' own warnings print from their modules, which every registry build loads.
-          report(this, planned.diagnostics.filter((d) => d.agent === null || !keys.has(d.agent)), planned.diagnostics);
+          report(this, planned.diagnostics.filter((d) => d.agent === null || !planned.byKey.has(d.agent)), planned.diagnostics);
           return { code: registryModule(planned, specifier(HELPER)), moduleType: 'js' };
         }
         const agent = planned.byKey.get(agentKey);
@@ -205,13 +207,6 @@ export function agentScorers(userOptions?: Options) {
       },
     },
 
-    // Watch-mode builds. A dev server's events are handled precisely by dev.ts; here any created or
-    // deleted file would throw the plan away and make the next scorer edit rescan.
-    watchChange(id: string, change: { event: 'create' | 'update' | 'delete' }) {
-      if (serving) return;
-      if (change.event !== 'update' || isConfigFile(id)) current = null;
-    },
-
     generateBundle: {
       // Late, because Vite drops assets from SSR builds in its own generateBundle.
       order: 'post' as const,
@@ -223,6 +218,5 @@ export function agentScorers(userOptions?: Options) {
   };
 }
 
-const isConfigFile = (id: string) => /(^|[\\/])config\.m?[jt]s$/.test(id);
 
 export default agentScorers;
