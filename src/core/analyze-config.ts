@@ -16,6 +16,7 @@ import {
   unwrap,
   type ModuleScope,
 } from './ast.js';
+import { samplingProblem } from './codes.js';
 
 export type Sampling = { type: 'none' } | { type: 'ratio'; rate: number };
 /** A literal sampling value as written. */
@@ -45,13 +46,7 @@ const ABSENT: StaticSampling = Object.freeze({ kind: 'absent' });
  * Extra properties are tolerated, as at run time.
  */
 export function describeSamplingProblem(value: unknown): string | null {
-  if (value === undefined) return null;
-  if (typeof value === 'object' && value !== null) {
-    const { type, rate } = value as { type?: unknown; rate?: unknown };
-    if (type === 'none') return null;
-    if (type === 'ratio' && typeof rate === 'number' && rate >= 0 && rate <= 1) return null;
-  }
-  return `sampling must be { type: 'none' } or { type: 'ratio', rate } with 0 <= rate <= 1; got ${formatValue(value, 0)}`;
+  return samplingProblem(value, (shown) => formatValue(shown, 0));
 }
 
 const MAX_FORMAT = 100;
