@@ -20,7 +20,7 @@ import {
 import { dtsAgents, generateDts, writeDtsFile } from '../core/dts.js';
 import { manifestJson } from '../core/manifest.js';
 import { checkOptions, withRoot, type Options, type ResolvedOptions } from '../core/options.js';
-import { analysersFor, plan, type Plan } from '../core/plan.js';
+import { plan, type Plan } from '../core/plan.js';
 import { scan, toPosix } from '../core/scan.js';
 import { watchAgents, type DevServer } from './dev.js';
 import { installInspector, type InspectorServer } from './inspector.js';
@@ -82,7 +82,7 @@ export function agentScorers(userOptions?: Options) {
     if (current) return current;
     const o = resolved();
     const scanned = scan({ root: o.root, agentsDirs: o.agentsDirs, extensions: o.extensions, isExcluded: o.isExcluded });
-    current = plan(scanned, sources.analysers(analysersFor));
+    current = plan(scanned, sources.analysers);
     const live = new Set(current.diagnostics.map(formatDiagnostic));
     // A fixed problem is forgotten, so it is reported again if it comes back.
     for (const text of printed) if (!live.has(text)) printed.delete(text);
@@ -130,7 +130,7 @@ export function agentScorers(userOptions?: Options) {
         dtsFile: o.dtsFile,
         plan: () => current,
         invalidatePlan: () => void (current = null),
-        analyseScorer: (file) => sources.analysers(analysersFor).scorer(file),
+        analyseScorer: sources.analysers.scorer,
         // A new plan writes the declarations itself; a cached one rewrites them here, so a deleted or
         // hand-edited file comes back.
         refresh: () => {

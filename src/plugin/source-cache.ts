@@ -3,7 +3,7 @@
  * watch rebuild or a dev-server rescan only parses what changed.
  */
 import fs from 'node:fs';
-import type { Analysers, SourceReader } from '../core/plan.js';
+import { analysersFor, type Analysers } from '../core/plan.js';
 
 export function createSourceCache() {
   const known = new Set<string>();
@@ -15,7 +15,7 @@ export function createSourceCache() {
     return (p) => {
       if (!enabled) return compute(p);
       const stat = fs.statSync(p);
-      const stamp = `${kind}:${stat.size}:${stat.mtimeMs}`;
+      const stamp = `${stat.size}:${stat.mtimeMs}`;
       const key = `${kind}\0${p}`;
       const hit = cache.get(key);
       if (hit && hit.stamp === stamp) return hit.value as T;
@@ -25,7 +25,9 @@ export function createSourceCache() {
     };
   }
 
-  const read: SourceReader = (p) => fs.readFileSync(p, 'utf8');
+  const raw = analysersFor((p) => fs.readFileSync(p, 'utf8'));
+  /** The static reading of configs and scorer files, memoised while caching is on. */
+  const analysers: Analysers = { config: memo('config', raw.config), scorer: memo('scorer', raw.scorer) };
 
   return {
     /** Caching pays only when files are read again: dev servers and watch mode. */
@@ -33,10 +35,7 @@ export function createSourceCache() {
       enabled = on;
       if (!on) cache.clear();
     },
-    analysers(make: (read: SourceReader) => Analysers): Analysers {
-      const raw = make(read);
-      return { config: memo('config', raw.config), scorer: memo('scorer', raw.scorer) };
-    },
+    analysers,
     /** Files our generated modules import: resolved by us without asking the host. */
     rememberFiles(paths: string[]): void {
       for (const p of paths) known.add(p);
