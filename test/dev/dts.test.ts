@@ -108,10 +108,8 @@ describe('the plugin writes the declaration file', () => {
   const rolldown = (pluginOptions = '{}') => build('rolldown', 'dev-types', { pluginOptions, dir });
 
   beforeAll(() => {
-    dir = prepare('dev-types', 'dts');
-    // As after `npm install agent-scorers`: the generated file imports types from the package.
-    fs.mkdirSync(path.join(dir, 'node_modules'));
-    fs.symlinkSync(REPO, path.join(dir, 'node_modules/agent-scorers'), 'dir');
+    // The generated file imports types from the installed package.
+    dir = prepare('dev-types', 'dts', { linkSelf: true });
   });
 
   test('by default when root has a tsconfig.json; not with dts: false; not by default without a tsconfig.json', async () => {

@@ -12,9 +12,7 @@ const VITEST = path.join(REPO, 'node_modules/vitest/vitest.mjs');
 let dir: string;
 
 beforeAll(() => {
-  dir = prepare('dev-vitest', 'vitest');
-  fs.mkdirSync(path.join(dir, 'node_modules'));
-  fs.symlinkSync(REPO, path.join(dir, 'node_modules/agent-scorers'), 'dir');
+  dir = prepare('dev-vitest', 'vitest', { linkSelf: true });
 });
 
 test('a nested vitest run imports the registry, the per-agent module and the manifest', async () => {

@@ -83,11 +83,16 @@ export interface BuildResult {
 let counter = 0;
 
 /** Copies `fixture` (a folder under test/fixtures, or an absolute folder) to a fresh temp folder. */
-export function prepare(fixture: string, host: string): string {
+/** `linkSelf`: as after `npm install agent-scorers`, the project's `node_modules/agent-scorers` is this repository. */
+export function prepare(fixture: string, host: string, { linkSelf = false } = {}): string {
   const source = path.isAbsolute(fixture) ? fixture : path.join(FIXTURES, fixture);
   const dir = path.join(TMP, `${path.basename(fixture)}-${host}-${process.pid}-${counter++}`);
   fs.mkdirSync(dir, { recursive: true });
   fs.cpSync(source, dir, { recursive: true, verbatimSymlinks: true });
+  if (linkSelf) {
+    fs.mkdirSync(path.join(dir, 'node_modules'));
+    fs.symlinkSync(REPO, path.join(dir, 'node_modules/agent-scorers'), 'dir');
+  }
   return dir;
 }
 
