@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { captureLogger, DIST, prepare } from '../helpers/hosts.js';
+import { captureLogger, DIST, poll, prepare } from '../helpers/hosts.js';
 
 export type ViteName = 'vite8' | 'vite7';
 /** `ssrLoadModule`, or (Vite 8) the `ssr` environment's own module runner. */
@@ -74,24 +74,10 @@ export async function startDev(
   const load = (id = 'virtual:agent-scorers') =>
     loader === 'runner' ? server.environments.ssr.runner.import(id) : server.ssrLoadModule(id);
 
-  async function until<T>(read: () => Promise<T>, check: (value: T) => boolean, timeout = 10_000): Promise<T> {
-    const start = Date.now();
-    let last: unknown;
-    for (;;) {
-      try {
-        const value = await read();
-        if (check(value)) return value;
-        last = value;
-      } catch (error) {
-        last = error;
-      }
-      if (Date.now() - start > timeout) {
-        const value = last instanceof Error ? last.message : JSON.stringify(last);
-        throw new Error(`timed out after ${timeout} ms; last value: ${value}\nwatcher events:\n${events.slice(-60).join('\n')}`);
-      }
-      await new Promise((r) => setTimeout(r, 25));
-    }
-  }
+  const recentEvents = () => `\nwatcher events:\n${events.slice(-60).join('\n')}`;
+  const until = <T>(read: () => Promise<T>, check: (value: T) => boolean, timeout = 10_000): Promise<T> =>
+    poll(read, check, { timeout, context: recentEvents });
+
 
   const agents = path.join(dir, 'src/mastra/agents');
   async function write(rel: string, content: string): Promise<void> {
@@ -114,7 +100,7 @@ export async function startDev(
       };
       const timer = setTimeout(() => {
         server.watcher.off('all', listener);
-        reject(new Error(`the watcher did not report ${event} ${rel} within ${timeout} ms\nwatcher events:\n${events.slice(-60).join('\n')}`));
+        reject(new Error(`the watcher did not report ${event} ${rel} within ${timeout} ms${recentEvents()}`));
       }, timeout);
       server.watcher.on('all', listener);
     });
@@ -178,5 +164,5 @@ export function shape(registry: Record<string, any>): Record<string, string[] | 
 }
 
 /** A scorer file's source; `depth` is how many folders lie between `agents/` and `scorers/` (1 for a top-level agent). */
-export const scorerSource = (id: string, depth = 1) =>
-  `import { makeScorer } from '${'../'.repeat(depth + 2)}helpers.ts';\n\nexport default makeScorer(${JSON.stringify(id)});\n`;
+export const scorerSource = (id: string, depth = 1, ext = 'ts') =>
+  `import { makeScorer } from '${'../'.repeat(depth + 2)}helpers.${ext}';\n\nexport default makeScorer(${JSON.stringify(id)});\n`;

@@ -7,8 +7,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { prepare } from '../helpers/hosts.js';
-import { DIST, shape } from './helpers.js';
+import { poll, prepare } from '../helpers/hosts.js';
+import { DIST, scorerSource, shape } from './helpers.js';
 
 type Host = 'vite8' | 'rollup' | 'rolldown';
 
@@ -55,21 +55,9 @@ describe.each<Host>(['vite8', 'rollup', 'rolldown'])('watch mode on %s', (host) 
   const agents = () => path.join(dir, 'src/mastra/agents');
   const registry = async () => shape((await import(`${pathToFileURL(path.join(dir, 'dist/main.js')).href}?v=${n++}`)).registry);
 
-  async function until(check: (r: Record<string, unknown>) => boolean, timeout = 20_000) {
-    const start = Date.now();
-    let last: unknown;
-    for (;;) {
-      try {
-        last = await registry();
-        if (check(last as Record<string, unknown>)) return last as Record<string, unknown>;
-      } catch (error) {
-        last = error; // the first build may not have written the file yet
-      }
-      if (Date.now() - start > timeout) throw new Error(`timed out; last: ${last instanceof Error ? last.message : JSON.stringify(last)}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-  const source = (id: string) => `import { makeScorer } from '../../../helpers.js';\n\nexport default makeScorer(${JSON.stringify(id)});\n`;
+  // A throw counts as not yet: the first build may not have written the file.
+  const until = (check: (r: Record<string, unknown>) => boolean) => poll(registry, check, { timeout: 20_000, interval: 50 });
+  const source = (id: string) => scorerSource(id, 1, 'js');
 
   beforeAll(async () => {
     dir = prepare('dev-watch', `watch-${host}`);
@@ -83,7 +71,10 @@ describe.each<Host>(['vite8', 'rollup', 'rolldown'])('watch mode on %s', (host) 
     // scan counts as initial and is ignored (NOTES). Wait until an edit of a watched file rebuilds,
     // which shows the watcher is live, before the tests create files.
     const start = Date.now();
-    while (builds === 0) await new Promise((r) => setTimeout(r, 20));
+    while (builds === 0) {
+      if (Date.now() - start > 30_000) throw new Error('the first build never ended');
+      await new Promise((r) => setTimeout(r, 20));
+    }
     const relevance = path.join(agents(), 'weather/scorers/relevance.js');
     for (let seen = builds; builds === seen; ) {
       if (Date.now() - start > 30_000) throw new Error('the watcher never rebuilt after an edit');

@@ -141,5 +141,32 @@ export function captureLogger(vite: { createLogger(level: 'info'): any }, logs: 
   return logger;
 }
 
+/**
+ * Calls `read` every `interval` ms until `check` accepts its value (a throw counts as not yet), and
+ * fails after `timeout` ms with the last value or error, plus whatever `context()` adds.
+ */
+export async function poll<T>(
+  read: () => Promise<T>,
+  check: (value: T) => boolean,
+  { timeout = 10_000, interval = 25, context = () => '' }: { timeout?: number; interval?: number; context?: () => string } = {},
+): Promise<T> {
+  const start = Date.now();
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await read();
+      if (check(value)) return value;
+      last = value;
+    } catch (error) {
+      last = error;
+    }
+    if (Date.now() - start > timeout) {
+      const value = last instanceof Error ? last.message : JSON.stringify(last);
+      throw new Error(`timed out after ${timeout} ms; last value: ${value}${context()}`);
+    }
+    await new Promise((r) => setTimeout(r, interval));
+  }
+}
+
 /** How many times `needle` occurs in `haystack`. */
 export const count = (haystack: string, needle: string): number => haystack.split(needle).length - 1;
