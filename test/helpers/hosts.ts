@@ -28,8 +28,15 @@ const CLI: Record<Host, string[]> = {
 // Bare imports stay external on every host, as they would in a server bundle.
 const EXTERNAL = String.raw`/^(?![./\0]|[A-Za-z]:|virtual:)/`;
 
+/** Vite 8 bundles with Rolldown, Vite 7 with Rollup: the build option that reaches the bundler. */
+export const bundlerOptionsKey = (host: 'vite8' | 'vite7') => (host === 'vite8' ? 'rolldownOptions' : 'rollupOptions');
+
+/** The built plugin entry a host's config imports, as a JS string literal. */
+export const pluginEntry = (host: Host): string =>
+  JSON.stringify(path.join(PLUGIN, host === 'vite7' || host === 'vite8' ? 'vite.js' : `${host}.js`));
+
 function configFor(host: Host, pluginOptions: string): string {
-  const plugin = JSON.stringify(path.join(PLUGIN, host === 'vite7' || host === 'vite8' ? 'vite.js' : `${host}.js`));
+  const plugin = pluginEntry(host);
   switch (host) {
     case 'vite8':
     case 'vite7':
@@ -42,7 +49,7 @@ export default {
     outDir: 'dist',
     emptyOutDir: true,
     minify: false,
-    ${host === 'vite8' ? 'rolldownOptions' : 'rollupOptions'}: { output: { entryFileNames: 'main.js', format: 'es' } },
+    ${bundlerOptionsKey(host)}: { output: { entryFileNames: 'main.js', format: 'es' } },
   },
   ssr: { noExternal: [] },
 };
@@ -99,11 +106,16 @@ export function prepare(fixture: string, host: string, { linkSelf = false } = {}
 export async function build(
   host: Host,
   fixture: string,
-  { pluginOptions = '{ dts: false }', dir = prepare(fixture, host) }: { pluginOptions?: string; dir?: string } = {},
+  {
+    pluginOptions = '{ dts: false }',
+    dir = prepare(fixture, host),
+    config = configFor(host, pluginOptions),
+    extraArgs = [],
+  }: { pluginOptions?: string; dir?: string; /** The whole config file, instead of the standard one. */ config?: string; extraArgs?: string[] } = {},
 ): Promise<BuildResult> {
-  fs.writeFileSync(path.join(dir, host.startsWith('vite') ? 'vite.config.mjs' : `${host}.config.mjs`), configFor(host, pluginOptions));
+  fs.writeFileSync(path.join(dir, host.startsWith('vite') ? 'vite.config.mjs' : `${host}.config.mjs`), config);
   const [script, ...args] = CLI[host];
-  const { code, output } = await run(process.execPath, [path.join(REPO, script), ...args], dir);
+  const { code, output } = await run(process.execPath, [path.join(REPO, script), ...args, ...extraArgs], dir);
   const main = path.join(dir, 'dist/main.js');
   return {
     host,
