@@ -11,7 +11,7 @@
  */
 import path from 'node:path';
 import { agentKeyOfResolvedId, isOurId } from '../core/codegen.js';
-import type { Plan } from '../core/plan.js';
+import type { Plan, PlannedFile } from '../core/plan.js';
 import { CONFIG_NAMES, toPosix } from '../core/scan.js';
 
 // Loose structural types: Vite 7's and 8's server types differ in details.
@@ -192,22 +192,35 @@ function invalidateVirtualModules(server: DevServer, agent: string | null = null
   }
 }
 
+/** Per plan: each planned config path (to `'config'`) and scorer file path (to its planned file). */
+const plannedFiles = new WeakMap<Plan, Map<string, 'config' | PlannedFile>>();
+
+function filesOf(planned: Plan) {
+  let files = plannedFiles.get(planned);
+  if (!files) {
+    files = new Map();
+    for (const agent of planned.agents) {
+      if (agent.folder.config) files.set(`${agent.folder.path}/${agent.folder.config}`, 'config');
+      for (const scorer of agent.files) files.set(scorer.path, scorer);
+    }
+    plannedFiles.set(planned, files);
+  }
+  return files;
+}
+
 /**
  * Whether editing `file` changes what `planned` read from it: any edit of a planned config (its
  * `scorers` may have changed shape, say record to function); for a scorer file, only a different
  * static reading (default export, shape, literal sampling). `analyse` is memoised by the caller.
+ * Every save in the project lands here, so the lookup is one map access.
  */
 function editChangesPlan(planned: Plan, file: string, analyse: (file: string) => unknown): boolean {
-  for (const agent of planned.agents) {
-    if (agent.folder.config && `${agent.folder.path}/${agent.folder.config}` === file) return true;
-    const scorer = agent.files.find((f) => f.path === file);
-    if (scorer) {
-      try {
-        return JSON.stringify(analyse(file)) !== JSON.stringify(scorer.analysis);
-      } catch {
-        return true; // unreadable now: let the next import report it
-      }
-    }
+  const known = filesOf(planned).get(file);
+  if (known === undefined) return false;
+  if (known === 'config') return true;
+  try {
+    return JSON.stringify(analyse(file)) !== JSON.stringify(known.analysis);
+  } catch {
+    return true; // unreadable now: let the next import report it
   }
-  return false;
 }
