@@ -11,7 +11,7 @@ export const RESOLVED_ID = `\0${VIRTUAL_ID}`;
 const AGENT_PREFIX = `${VIRTUAL_ID}/`;
 const RESOLVED_AGENT_PREFIX = `${RESOLVED_ID}:agent:`;
 
-const lit = (value: string): string => JSON.stringify(value);
+export const lit = (value: string): string => JSON.stringify(value);
 
 /** The agent key of a public per-agent specifier, or null. */
 export const agentKeyOfSpecifier = (source: string): string | null =>
