@@ -1,7 +1,8 @@
 /**
  * Reads an agent's `config.ts` without running it: is `config.scorers` evidently absent, a record
- * (which keys, which literal sampling) or a function? Anything not evident is 'unknown' and left to
- * run time. Never throws.
+ * (which keys, which literal sampling) or a function, or is the default export a `new Agent()`?
+ * Evidently invalid `scorers` values are reported as problems. Anything not evident is 'unknown' and
+ * left to run time. Never throws.
  */
 import type { Node, ObjectExpression } from 'oxc-parser';
 import {
@@ -17,6 +18,7 @@ import {
   type ModuleScope,
 } from './ast.js';
 import { samplingProblem } from './codes.js';
+import { evidentScorerProblem } from './analyze-scorer.js';
 
 export type Sampling = { type: 'none' } | { type: 'ratio'; rate: number };
 /** A literal sampling value as written. */
@@ -26,15 +28,28 @@ export type StaticSampling =
   | { kind: 'invalid'; detail: string }
   | { kind: 'unknown' };
 
+/** A `config.scorers` value that can evidently never work (CONFIG_INVALID_SCORERS). */
+export interface ConfigProblem {
+  /** The record key whose value is wrong, or null when `config.scorers` itself is. */
+  key: string | null;
+  /** What the value evidently is, e.g. 'a number'. */
+  detail: string;
+}
+
 export interface ConfigAnalysis {
-  /** How config.scorers is seen: none (evidently absent), record, function, unknown (not statically evident). */
-  kind: 'none' | 'record' | 'function' | 'unknown';
+  /**
+   * How config.scorers is seen: none (evidently absent), record, function, unknown (not statically
+   * evident); 'agent' when the default export is a `new Agent({...})`, used as it is (Mastra's rule).
+   */
+  kind: 'none' | 'record' | 'function' | 'unknown' | 'agent';
   /** For 'record': keys written literally, in JS own-key creation order (first position kept), deduplicated. */
   keys: string[];
   /** For 'record': spreads or non-literal computed keys may add keys at run time. */
   open: boolean;
   /** For 'record': per literal key, the statically known sampling of its entry. A Map, so any key is safe. */
   sampling: Map<string, StaticSampling>;
+  /** Evidently invalid values: config.scorers itself (kind 'unknown') or record values (kind 'record'). */
+  problems: ConfigProblem[];
 }
 
 // Shared and frozen: callers read these, they never own them.
@@ -100,8 +115,8 @@ export function readSampling(entry: ObjectExpression, scope: ModuleScope): Stati
   return { kind: 'valid', value: type === 'none' ? { type: 'none' } : { type: 'ratio', rate: rate as number } };
 }
 
-function analysis(kind: ConfigAnalysis['kind']): ConfigAnalysis {
-  return { kind, keys: [], open: false, sampling: new Map() };
+function analysis(kind: ConfigAnalysis['kind'], problems: ConfigProblem[] = []): ConfigAnalysis {
+  return { kind, keys: [], open: false, sampling: new Map(), problems };
 }
 
 export function analyzeConfig(source: string, filename: string): ConfigAnalysis {
@@ -112,6 +127,7 @@ export function analyzeConfig(source: string, filename: string): ConfigAnalysis 
     // A config without a default export has no scorers at run time either.
     if (exported.kind === 'none') return analysis('none');
     if (exported.kind !== 'local') return analysis('unknown');
+    if (isNewAgent(exported.node, scope)) return analysis('agent');
     const found = configObject(exported.node, scope);
     if (found === null) return analysis('unknown');
     const lookup = lookupProperty(found.object, 'scorers', scope);
@@ -180,16 +196,72 @@ function scorersValue(node: Node, scope: ModuleScope, depth: number): ConfigAnal
       return target === null ? analysis('unknown') : scorersValue(target, scope, depth + 1);
     }
     case 'Literal':
-      return analysis(n.value === null ? 'none' : 'unknown');
+      if (n.value === null) return analysis('none');
+      break;
     case 'UnaryExpression':
-      return analysis(n.operator === 'void' && evalLiteral(n, scope) !== NOT_LITERAL ? 'none' : 'unknown');
-    default:
-      return analysis('unknown');
+      if (n.operator === 'void' && evalLiteral(n, scope) !== NOT_LITERAL) return analysis('none');
+      break;
   }
+  return analysis('unknown', notARecord(n, scope));
+}
+
+/** `scorers: 42`, `'x'`, `true`, `[...]`: evidently neither a record nor a function. */
+function notARecord(node: Node, scope: ModuleScope): ConfigProblem[] {
+  if (node.type === 'ArrayExpression') return [{ key: null, detail: 'an array' }];
+  if (node.type === 'TemplateLiteral') return [{ key: null, detail: 'a string' }];
+  const value = evalLiteral(node, scope);
+  if (value === NOT_LITERAL || value === null || value === undefined) return [];
+  return [{ key: null, detail: Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object' : `a ${typeof value}` }];
+}
+
+/**
+ * \`new Agent({...})\` (directly or through a local \`const\`), \`Agent\` being imported under that name
+ * (\`import { Agent } from '@mastra/core/agent'\`, aliases followed) or read from a namespace import.
+ * A local class called Agent is not Mastra's, so it is not taken.
+ */
+function isNewAgent(node: Node, scope: ModuleScope): boolean {
+  let current = node;
+  for (let hop = 0; hop <= MAX_FOLLOW; hop++) {
+    const n = unwrap(current);
+    if (n.type === 'NewExpression') {
+      const callee = unwrap(n.callee);
+      if (callee.type === 'Identifier') return importedAs(callee.name, scope) === 'Agent';
+      return (
+        callee.type === 'MemberExpression' &&
+        !callee.computed &&
+        callee.object.type === 'Identifier' &&
+        callee.property.type === 'Identifier' &&
+        callee.property.name === 'Agent' &&
+        importedAs(callee.object.name, scope) === '*'
+      );
+    }
+    if (n.type !== 'Identifier') return false;
+    const target = resolveTopLevel(n.name, scope);
+    if (target === null) return false;
+    current = target;
+  }
+  return false;
+}
+
+/** The exported name a top-level local binding imports ('*' for a namespace), or null. */
+function importedAs(local: string, scope: ModuleScope): string | null {
+  for (const statement of scope.program.body) {
+    if (statement.type !== 'ImportDeclaration' || statement.importKind === 'type') continue;
+    for (const specifier of statement.specifiers) {
+      if (specifier.local.name !== local) continue;
+      if (specifier.type === 'ImportNamespaceSpecifier') return '*';
+      if (specifier.type === 'ImportDefaultSpecifier' || specifier.importKind === 'type') return null;
+      const imported = specifier.imported;
+      return imported.type === 'Identifier' ? imported.name : String(imported.value);
+    }
+  }
+  return null;
 }
 
 function record(object: ObjectExpression, scope: ModuleScope): ConfigAnalysis {
   const sampling = new Map<string, StaticSampling>();
+  // The last property written for a key decides its value, unless a later spread may replace it.
+  const problems = new Map<string, string | null>();
   let open = false;
   for (const property of object.properties) {
     let key: string | null = null;
@@ -201,12 +273,16 @@ function record(object: ObjectExpression, scope: ModuleScope): ConfigAnalysis {
       // A spread or computed key may also replace the value of any key written before it.
       open = true;
       for (const earlier of sampling.keys()) sampling.set(earlier, UNKNOWN);
+      problems.clear();
       continue;
     }
     const plain = property.type === 'Property' && property.kind === 'init' && !property.method;
     sampling.set(key, plain ? entrySampling(property.value, scope) : UNKNOWN);
+    problems.set(key, plain ? evidentScorerProblem(property.value, scope) : null);
   }
-  return { kind: 'record', keys: [...sampling.keys()], open, sampling };
+  const found: ConfigProblem[] = [];
+  for (const [key, detail] of problems) if (detail !== null) found.push({ key, detail });
+  return { kind: 'record', keys: [...sampling.keys()], open, sampling, problems: found };
 }
 
 function entrySampling(node: Node, scope: ModuleScope): StaticSampling {

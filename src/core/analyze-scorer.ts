@@ -150,3 +150,12 @@ function classifyObject(object: ObjectExpression, scope: ModuleScope): ScorerFil
   if (run.kind === 'found') return invalid('an object with "run" but without "id" or "scorer"');
   return invalid('an object without "scorer", "id" or "run"');
 }
+
+/**
+ * What a value (a `config.scorers` record's entry) evidently is when it can never be a scorer or an
+ * entry, read by the same rules as a default export; null when that is not evident.
+ */
+export function evidentScorerProblem(node: Node, scope: ModuleScope): string | null {
+  const result = classify(node, scope, false);
+  return result.problem?.code === 'SCORER_INVALID_EXPORT' ? result.problem.detail : null;
+}

@@ -3,6 +3,7 @@
  * JSON.stringify, which yields a valid JS string literal for any input (quotes, backslashes,
  * `${`, newlines, lone surrogates), so no file or folder name can inject code.
  */
+import type { Levels } from './codes.js';
 import type { AgentPlan, Plan } from './plan.js';
 
 export const VIRTUAL_ID = 'virtual:agent-scorers';
@@ -33,9 +34,15 @@ export const isOurId = (id: string): boolean => id === RESOLVED_ID || id.startsW
 
 /**
  * One agent's module. Files the build knows to be overridden are listed without an import, so the
- * runtime keeps their place in key order and can check the override really happened.
+ * runtime keeps their place in key order and can check the override really happened. `levels`
+ * (`strict` and `diagnostics`) reach the runtime only when set, for warnings that show only there.
  */
-export function agentModule(agent: AgentPlan, helper: string, specifier: (file: string) => string = (file) => file): string {
+export function agentModule(
+  agent: AgentPlan,
+  helper: string,
+  specifier: (file: string) => string = (file) => file,
+  levels: Levels = {},
+): string {
   const { folder } = agent;
   const lines = [`import { defineAgent } from ${lit(helper)};`];
   if (agent.importConfig) lines.push(`import c from ${lit(specifier(`${folder.path}/${folder.config}`))};`);
@@ -48,7 +55,8 @@ export function agentModule(agent: AgentPlan, helper: string, specifier: (file: 
       entries.push(`[${lit(file.key)},${lit(file.name)}]`);
     }
   });
-  const config = agent.importConfig ? `c,${lit(folder.config!)}` : `void 0,""`;
+  const set = Object.keys(levels).length > 0 ? `,${JSON.stringify(levels)}` : '';
+  const config = (agent.importConfig ? `c,${lit(folder.config!)}` : `void 0,""`) + set;
   lines.push(`export default defineAgent(${lit(folder.key)},${lit(folder.dir)},[${entries.join(',')}],${config});`);
   return `${lines.join('\n')}\n`;
 }

@@ -17,6 +17,8 @@ export const DIAGNOSTIC_SEVERITY = {
   CONFIG_DUPLICATE: 'error',
   AGENTS_DIR_MISSING: 'warning',
   SUBAGENT_TOO_DEEP: 'warning',
+  CONFIG_EXPORTS_AGENT: 'warning',
+  CONFIG_INVALID_SCORERS: 'error',
   /** Not in SPEC's table: two agentsDir entries hold an agent folder of the same name. */
   AGENT_DUPLICATE: 'error',
   /** Not in SPEC's table: a scorer file or agent folder name that is not valid UTF-8 (Linux). */
@@ -25,6 +27,22 @@ export const DIAGNOSTIC_SEVERITY = {
 
 export type DiagnosticCode = keyof typeof DIAGNOSTIC_SEVERITY;
 export type Severity = 'warning' | 'error';
+/** The codes whose severity the `diagnostics` option may set: errors cannot be downgraded. */
+export type WarningCode = { [C in DiagnosticCode]: (typeof DIAGNOSTIC_SEVERITY)[C] extends 'warning' ? C : never }[DiagnosticCode];
+/** A code's severity after `strict` and `diagnostics`: 'off' is never reported. */
+export type Level = Severity | 'off';
+/** Effective levels of the warning codes that differ from 'warning'; absent codes stay warnings. */
+export type Levels = Readonly<Partial<Record<WarningCode, Level>>>;
+
+export const WARNING_CODES = (Object.keys(DIAGNOSTIC_SEVERITY) as DiagnosticCode[]).filter(
+  (code): code is WarningCode => DIAGNOSTIC_SEVERITY[code] === 'warning',
+);
+
+/** The level a diagnostic of `code` is reported at: errors always error; warnings follow `levels`. */
+export function levelOf(code: DiagnosticCode, levels: Levels): Level {
+  const fixed = DIAGNOSTIC_SEVERITY[code];
+  return fixed === 'error' ? 'error' : (levels[code as WarningCode] ?? 'warning');
+}
 
 export interface Diagnostic {
   code: DiagnosticCode;
@@ -87,6 +105,18 @@ export const collisionMessage = (agent: string, key: string): string =>
 /** Mastra's wording; `scorersDir` is the root-relative folder, ending in a slash. */
 export const functionFormMessage = (agent: string, scorersDir: string): string =>
   `Agent ${q(agent)}: config.scorers is a function, so discovered scorers under ${scorersDir} are ignored.`;
+
+/** CONFIG_INVALID_SCORERS, at build time and run time alike. */
+export const notARecordMessage = (agent: string, what: string): string =>
+  `Agent ${q(agent)}: config.scorers is ${what}, not a record or a function.`;
+
+/** CONFIG_INVALID_SCORERS for one value; `where` is e.g. `config.scorers["x"]`. */
+export const notAScorerMessage = (agent: string, where: string, what: string): string =>
+  `Agent ${q(agent)}: ${where} is ${what}, not a scorer or a { scorer, sampling } entry.`;
+
+/** Mastra's wording (`assembleAgentFromFsEntry`); `scorersDir` as in `functionFormMessage`. */
+export const agentConfigMessage = (agent: string, configName: string, scorersDir: string): string =>
+  `Agent ${q(agent)}: ${configName} exports a new Agent(), so discovered scorers under ${scorersDir} are ignored.`;
 
 /**
  * The one printed form of a diagnostic, used by the build, the dev server and the runtime:

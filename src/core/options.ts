@@ -1,5 +1,6 @@
 import path from 'node:path';
 import picomatch from 'picomatch';
+import { DIAGNOSTIC_SEVERITY, WARNING_CODES, type DiagnosticCode, type Level, type Levels, type WarningCode } from './codes.js';
 
 /** Options of `agentScorers()`. Every field is optional. */
 export interface Options {
@@ -22,9 +23,21 @@ export interface Options {
   dts?: boolean | string;
   /** `true` or a file name: emit the manifest as a JSON asset. Default `false`. */
   manifest?: boolean | string;
-  /** Turn every warning into a build error (for CI). Default `false`. */
+  /**
+   * Turn every warning into an error (for CI), except the codes that `diagnostics` sets. Default `false`.
+   * A warning that only shows at run time then throws when the registry module is evaluated.
+   */
   strict?: boolean;
+  /**
+   * Per warning code, `'off'`, `'warn'` or `'error'` (ESLint-style), e.g.
+   * `{ SCORER_KEY_COLLISION: 'off' }` for a deliberate override. Honoured in builds, in the dev
+   * server, in the manifest and by the registry at run time. Error codes cannot be set. Default `{}`.
+   */
+  diagnostics?: Partial<Record<WarningCode, DiagnosticSetting>>;
 }
+
+/** What `diagnostics` accepts per code. */
+export type DiagnosticSetting = 'off' | 'warn' | 'error';
 
 export const DEFAULT_AGENTS_DIR = 'src/mastra/agents';
 export const DEFAULT_EXTENSIONS = ['.ts', '.mts', '.js', '.mjs'];
@@ -40,6 +53,8 @@ export interface CheckedOptions {
   dts: boolean | string | undefined;
   manifest: string | null;
   strict: boolean;
+  /** The effective level of every warning code that is not a plain warning (`strict` and `diagnostics` applied). */
+  levels: Levels;
 }
 
 export interface ResolvedOptions extends Omit<CheckedOptions, 'root' | 'dts'> {
@@ -50,7 +65,8 @@ export interface ResolvedOptions extends Omit<CheckedOptions, 'root' | 'dts'> {
   isExcluded: (relativePath: string) => boolean;
 }
 
-const KNOWN = ['root', 'agentsDir', 'extensions', 'exclude', 'dts', 'manifest', 'strict'] as const;
+const KNOWN = ['root', 'agentsDir', 'extensions', 'exclude', 'dts', 'manifest', 'strict', 'diagnostics'] as const;
+const SETTINGS: Record<DiagnosticSetting, Level> = { off: 'off', warn: 'warning', error: 'error' };
 
 function fail(message: string): never {
   throw new TypeError(`agent-scorers: ${message}`);
@@ -79,6 +95,10 @@ export function checkOptions(input: unknown = {}): CheckedOptions {
 
   const extensions = o.extensions === undefined ? DEFAULT_EXTENSIONS : o.extensions;
   if (!Array.isArray(extensions) || extensions.length === 0 || !extensions.every((e) => isString(e) && /^\.[^./\\]+$/.test(e))) {
+    const undotted = Array.isArray(extensions) ? extensions.find((e) => isString(e) && /^[^./\\]+$/.test(e)) : undefined;
+    if (undotted !== undefined) {
+      fail(`option "extensions" must list extensions with their leading dot: ${JSON.stringify(undotted)} lacks it, write ${JSON.stringify(`.${undotted}`)}.`);
+    }
     type('extensions', "a non-empty array of extensions such as '.ts'");
   }
 
@@ -92,6 +112,7 @@ export function checkOptions(input: unknown = {}): CheckedOptions {
     type('manifest', 'a file name inside the output folder (no absolute path, no "..")');
   }
   if (o.strict !== undefined && typeof o.strict !== 'boolean') type('strict', 'a boolean');
+  const settings = checkDiagnostics(o.diagnostics);
 
   return {
     root: o.root as string | undefined,
@@ -101,7 +122,40 @@ export function checkOptions(input: unknown = {}): CheckedOptions {
     dts: o.dts as boolean | string | undefined,
     manifest: o.manifest === true ? DEFAULT_MANIFEST_FILE : isString(o.manifest) ? o.manifest : null,
     strict: o.strict === true,
+    levels: levelsFor(o.strict === true, settings),
   };
+}
+
+function checkDiagnostics(value: unknown): Record<string, DiagnosticSetting> {
+  if (value === undefined) return {};
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    fail(`option "diagnostics" must be an object mapping warning codes to 'off', 'warn' or 'error', got ${describe(value)}.`);
+  }
+  const settings = value as Record<string, unknown>;
+  const warnings = WARNING_CODES.join(', ');
+  for (const code of Object.keys(settings)) {
+    if (!Object.hasOwn(DIAGNOSTIC_SEVERITY, code)) {
+      fail(`option "diagnostics": unknown code ${JSON.stringify(code)}. Warning codes: ${warnings}.`);
+    }
+    if (DIAGNOSTIC_SEVERITY[code as DiagnosticCode] === 'error') {
+      fail(`option "diagnostics": ${code} is an error and cannot be turned down; only warnings can be set: ${warnings}.`);
+    }
+    const setting = settings[code];
+    if (!isString(setting) || !Object.hasOwn(SETTINGS, setting)) {
+      fail(`option "diagnostics": ${code} must be 'off', 'warn' or 'error', got ${describe(setting)}.`);
+    }
+  }
+  return settings as Record<string, DiagnosticSetting>;
+}
+
+/** `diagnostics` wins over `strict`, so a deliberate override passes a strict CI build. */
+function levelsFor(strict: boolean, settings: Record<string, DiagnosticSetting>): Levels {
+  const levels: Partial<Record<WarningCode, Level>> = {};
+  for (const code of WARNING_CODES) {
+    const level = Object.hasOwn(settings, code) ? SETTINGS[settings[code]] : strict ? 'error' : 'warning';
+    if (level !== 'warning') levels[code] = level;
+  }
+  return Object.freeze(levels);
 }
 
 /** Second step, once the host has told us the root (Vite's `config.root`, else the cwd). */

@@ -2,7 +2,17 @@
  * Joins discovery with the static reading of each config and scorer file: what to import, what
  * the manifest says, and every build-time diagnostic. Pure apart from the `read` callback.
  */
-import { collisionMessage, functionFormMessage, q, type Diagnostic } from './codes.js';
+import {
+  agentConfigMessage,
+  collisionMessage,
+  functionFormMessage,
+  levelOf,
+  notAScorerMessage,
+  notARecordMessage,
+  q,
+  type Diagnostic,
+  type Levels,
+} from './codes.js';
 import { analyzeConfig, type ConfigAnalysis, type StaticSampling } from './analyze-config.js';
 import { analyzeScorer, type ScorerFileAnalysis } from './analyze-scorer.js';
 import { diagnostic, type AgentFolder, type ScanResult, type ScorerFile } from './scan.js';
@@ -29,6 +39,8 @@ export interface Plan {
   diagnostics: Diagnostic[];
   manifest: Manifest;
   folders: string[];
+  /** The levels the diagnostics were reported at; the generated modules pass them to the runtime. */
+  levels: Levels;
 }
 
 /** `read(absolutePath)` returns a file's source; the plugin caches it by modification time. */
@@ -49,7 +61,12 @@ export function analysersFor(read: SourceReader): Analysers {
 
 const staticValue = (s: StaticSampling) => (s.kind === 'valid' ? s.value : null);
 
-export function plan(scanned: ScanResult, analysers: Analysers): Plan {
+/**
+ * `levels` (from `strict` and `diagnostics`) decide each warning's reported severity: the plan's
+ * diagnostics, and so the manifest and the dev inspector, hold the effective severity and leave out
+ * the codes turned off.
+ */
+export function plan(scanned: ScanResult, analysers: Analysers, levels: Levels = {}): Plan {
   const diagnostics: Diagnostic[] = [...scanned.diagnostics];
   const agents: AgentPlan[] = [];
   const manifestAgents: Record<string, ManifestAgent> = Object.create(null);
@@ -60,6 +77,8 @@ export function plan(scanned: ScanResult, analysers: Analysers): Plan {
     const config = folder.config ? analysers.config(`${folder.path}/${folder.config}`) : null;
     const kind = config?.kind ?? 'none';
     const overridden = new Set(kind === 'record' ? config!.keys : []);
+    // A function form or an Agent used as it is leaves every discovered file out of the bundle.
+    const wholesale = kind === 'function' || kind === 'agent';
 
     const files: PlannedFile[] = folder.scorers.map((file) => {
       const analysis = analysers.scorer(file.path);
@@ -72,12 +91,24 @@ export function plan(scanned: ScanResult, analysers: Analysers): Plan {
         const what = analysis.problem.code === 'SCORER_INVALID_EXPORT' ? `the default export is ${analysis.problem.detail}, not a scorer or a { scorer, sampling } entry` : analysis.problem.detail;
         diagnostics.push(diagnostic(analysis.problem.code, agent, rel, `Agent ${q(agent)}: scorer ${q(file.key)}: ${what}.`));
       }
-      const imported = kind !== 'function' && !overridden.has(file.key);
+      const imported = !wholesale && !overridden.has(file.key);
       return { ...file, imported, analysis };
     });
 
     if (kind === 'function' && files.length > 0) {
       diagnostics.push(diagnostic('CONFIG_SCORERS_FUNCTION', agent, configPath, functionFormMessage(agent, `${dir}scorers/`)));
+    }
+    if (kind === 'agent' && files.length > 0) {
+      diagnostics.push(diagnostic('CONFIG_EXPORTS_AGENT', agent, configPath, agentConfigMessage(agent, folder.config!, `${dir}scorers/`)));
+    }
+    const invalid = new Set<string>();
+    for (const problem of config?.problems ?? []) {
+      const message =
+        problem.key === null
+          ? notARecordMessage(agent, problem.detail)
+          : notAScorerMessage(agent, `config.scorers[${q(problem.key)}]`, problem.detail);
+      if (problem.key !== null) invalid.add(problem.key);
+      diagnostics.push(diagnostic('CONFIG_INVALID_SCORERS', agent, configPath, message));
     }
     for (const file of files) {
       if (!file.imported && kind === 'record') {
@@ -87,7 +118,7 @@ export function plan(scanned: ScanResult, analysers: Analysers): Plan {
     if (config && kind === 'record') {
       for (const key of config.keys) {
         const sampling = config.sampling.get(key);
-        if (sampling?.kind === 'invalid') {
+        if (sampling?.kind === 'invalid' && !invalid.has(key)) {
           diagnostics.push(diagnostic('SCORER_INVALID_SAMPLING', agent, configPath, `Agent ${q(agent)}: config.scorers[${q(key)}]: ${sampling.detail}.`));
         }
       }
@@ -97,19 +128,30 @@ export function plan(scanned: ScanResult, analysers: Analysers): Plan {
     manifestAgents[agent] = manifestAgent(folder, config, files);
   }
 
+  const reported = withLevels(diagnostics, levels);
   return {
     agents,
     byKey: new Map(agents.map((a) => [a.folder.key, a])),
-    diagnostics,
+    diagnostics: reported,
     folders: scanned.folders,
-    manifest: { version: 1, agents: manifestAgents, diagnostics: diagnostics.map(toManifestDiagnostic) },
+    manifest: { version: 1, agents: manifestAgents, diagnostics: reported.map(toManifestDiagnostic) },
+    levels,
   };
+}
+
+function withLevels(diagnostics: Diagnostic[], levels: Levels): Diagnostic[] {
+  const reported: Diagnostic[] = [];
+  for (const d of diagnostics) {
+    const level = levelOf(d.code, levels);
+    if (level !== 'off') reported.push(level === d.severity ? d : { ...d, severity: level });
+  }
+  return reported;
 }
 
 function manifestAgent(folder: AgentFolder, config: ConfigAnalysis | null, files: PlannedFile[]): ManifestAgent {
   const kind = config?.kind ?? 'none';
   const scorers: Record<string, ManifestScorer> = Object.create(null);
-  if (kind !== 'function') {
+  if (kind !== 'function' && kind !== 'agent') {
     for (const file of files) {
       scorers[file.key] = file.imported
         ? { source: 'file', file: `${folder.dir}scorers/${file.name}`, sampling: staticValue(file.analysis.sampling) }
@@ -124,7 +166,8 @@ function manifestAgent(folder: AgentFolder, config: ConfigAnalysis | null, files
   return {
     dir: folder.dir.slice(0, -1),
     config: folder.config && `${folder.dir}${folder.config}`,
-    configScorers: kind,
+    // The registry holds a function form resolving to the Agent's own scorers.
+    configScorers: kind === 'agent' ? 'function' : kind,
     scorers,
   };
 }

@@ -47,10 +47,12 @@ type Context = {
 /**
  * The Vite app build in progress: its environments and the warnings already printed in it. Kept on
  * globalThis because each environment's plugin object may come from its own copy of this module
- * (Vite bundles a config that imports the plugin by path).
+ * (Vite bundles a config that imports the plugin by path). Under `--watch` each environment's n-th
+ * build belongs to round n: the first environment to start a new round empties `printed`, so every
+ * rebuild prints its warnings again, once across the environments of that round.
  */
 const APP_BUILD = Symbol.for('agent-scorers.appBuild');
-type AppBuild = { environments: Set<unknown>; printed: Set<string> };
+type AppBuild = { environments: Set<unknown>; printed: Set<string>; builds: Map<unknown, number>; round: number };
 const appBuildState = globalThis as { [APP_BUILD]?: AppBuild };
 
 export function agentScorers(userOptions?: Options) {
@@ -82,7 +84,7 @@ export function agentScorers(userOptions?: Options) {
     if (current) return current;
     const o = resolved();
     const scanned = scan({ root: o.root, agentsDirs: o.agentsDirs, extensions: o.extensions, isExcluded: o.isExcluded });
-    current = plan(scanned, sources.analysers);
+    current = plan(scanned, sources.analysers, checked.levels);
     const live = new Set(current.diagnostics.map(formatDiagnostic));
     // A fixed problem is forgotten, so it is reported again if it comes back.
     for (const text of printed) if (!live.has(text)) printed.delete(text);
@@ -92,12 +94,12 @@ export function agentScorers(userOptions?: Options) {
   };
 
   /**
-   * Reports through the host: warnings in `scope` print once; every error in `errorScope` (and, under
-   * `strict`, every warning there) stops the build in one message, so a user sees all problems at once.
+   * Reports through the host: warnings in `scope` print once; every error in `errorScope` (warnings
+   * that `strict` or `diagnostics` made errors included: the plan holds effective severities) stops
+   * the build in one message, so a user sees all problems at once.
    */
   function report(ctx: Context, scope: Diagnostic[], errorScope: Diagnostic[] = scope): void {
-    const isError = (d: Diagnostic) => d.severity === 'error' || checked.strict;
-    const errors = errorScope.filter(isError).map(formatDiagnostic);
+    const errors = errorScope.filter((d) => d.severity === 'error').map(formatDiagnostic);
     if (errors.length > 0) ctx.error(errors.join('\n'));
     const app = appBuildState[APP_BUILD];
     const seen = app && ctx.environment && app.environments.has(ctx.environment) ? app.printed : printed;
@@ -148,11 +150,11 @@ export function agentScorers(userOptions?: Options) {
     buildApp: {
       order: 'pre' as const,
       async handler(builder: { environments: Record<string, unknown> }) {
-        appBuildState[APP_BUILD] = { environments: new Set(Object.values(builder.environments)), printed: new Set() };
+        appBuildState[APP_BUILD] = { environments: new Set(Object.values(builder.environments)), printed: new Set(), builds: new Map(), round: 0 };
       },
     },
 
-    buildStart(this: { meta?: { watchMode?: boolean } }) {
+    buildStart(this: { meta?: { watchMode?: boolean }; environment?: unknown }) {
       sources.setCaching(serving || this.meta?.watchMode === true);
       loadedThisBuild = false;
       watchedThisBuild = false;
@@ -161,6 +163,15 @@ export function agentScorers(userOptions?: Options) {
         // unchanged files' analyses.
         current = null;
         printed.clear();
+        const app = appBuildState[APP_BUILD];
+        if (app && this.environment && app.environments.has(this.environment)) {
+          const n = (app.builds.get(this.environment) ?? 0) + 1;
+          app.builds.set(this.environment, n);
+          if (n > app.round) {
+            app.round = n;
+            app.printed.clear();
+          }
+        }
       }
     },
 
@@ -203,7 +214,7 @@ export function agentScorers(userOptions?: Options) {
         report(this, planned.diagnostics.filter((d) => d.agent === agentKey));
         sources.rememberFiles(agent.files.filter((f) => f.imported).map((f) => f.path));
         if (agent.importConfig) sources.rememberFiles([`${agent.folder.path}/${agent.folder.config}`]);
-        return { code: agentModule(agent, specifier(HELPER), specifier), moduleType: 'js' };
+        return { code: agentModule(agent, specifier(HELPER), specifier, planned.levels), moduleType: 'js' };
       },
     },
 

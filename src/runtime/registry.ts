@@ -4,13 +4,18 @@
  * carries nothing else.
  */
 import {
+  agentConfigMessage,
   collisionMessage,
   formatDiagnostic,
   functionFormMessage,
   describeValue,
+  levelOf,
+  notAScorerMessage,
+  notARecordMessage,
   q,
   samplingProblem as samplingRule,
   type DiagnosticCode,
+  type Levels,
 } from '../core/codes.js';
 
 export type Sampling = { type: 'none' } | { type: 'ratio'; rate: number };
@@ -96,20 +101,43 @@ export function toScorerEntry(
   return notAScorer();
 }
 
-/** `toScorerEntry` whose errors carry code, agent, key and file. */
-function normalise(agent: string, key: string, value: unknown, file: string | null, where: string): ScorerEntry {
+/**
+ * `toScorerEntry` whose errors carry code, agent, key and file. `where` is null for a scorer file's
+ * default export (SCORER_INVALID_EXPORT), else the config expression holding the value, such as
+ * `config.scorers["x"]` (CONFIG_INVALID_SCORERS).
+ */
+function normalise(agent: string, key: string, value: unknown, file: string | null, where: string | null): ScorerEntry {
   return toScorerEntry(
     value,
     (problem) => {
       throw new ScorerRegistryError('SCORER_INVALID_SAMPLING', `Agent ${q(agent)}: scorer ${q(key)}: ${problem}.`, file);
     },
     () => {
+      if (where !== null) throw new ScorerRegistryError('CONFIG_INVALID_SCORERS', notAScorerMessage(agent, where, describeValue(value)), file);
       throw new ScorerRegistryError(
         'SCORER_INVALID_EXPORT',
-        `Agent ${q(agent)}: scorer ${q(key)}: ${where} is ${describeValue(value)}, not a scorer or a { scorer, sampling } entry.`,
+        `Agent ${q(agent)}: scorer ${q(key)}: the default export is ${describeValue(value)}, not a scorer or a { scorer, sampling } entry.`,
         file,
       );
     },
+  );
+}
+
+/** Receives a run-time warning; the registry's decides by the build's levels, `mergeScorers`' prints. */
+type Report = (code: DiagnosticCode, message: string, file: string | null) => void;
+
+/**
+ * A Mastra `Agent`, recognised by shape, not class (ESM and CJS builds have different classes): what
+ * `config.ts` exports when it is `new Agent({...})`.
+ */
+function isAgentLike(value: unknown): value is { listScorers(options: { requestContext?: unknown }): unknown } {
+  const v = value as Record<string, unknown> | null;
+  return (
+    v !== null &&
+    typeof v === 'object' &&
+    typeof v.listScorers === 'function' &&
+    typeof v.generate === 'function' &&
+    typeof v.getInstructions === 'function'
   );
 }
 
@@ -147,7 +175,8 @@ export function mergeScorers(
   options: MergeOptions = {},
 ): ResolvedScorers {
   const files = Object.keys(discovered).map((key): DiscoveredFile => [key, discovered[key], null]);
-  return merge(agentKey, null, files, configScorers, null, options.onWarn ?? console.warn);
+  const onWarn = options.onWarn ?? console.warn;
+  return merge(agentKey, null, files, configScorers, null, (code, message, file) => onWarn(formatDiagnostic({ code, message, file })));
 }
 
 /**
@@ -162,23 +191,20 @@ function merge(
   files: readonly DiscoveredFile[],
   configScorers: unknown,
   configFile: string | null,
-  warn: (message: string) => void,
+  report: Report,
 ): ResolvedScorers {
   const imported = files.filter((f) => f.length === 3);
   if (typeof configScorers === 'function') {
     if (imported.length > 0) {
       const dir = scorersDir ?? `${agent}/scorers/`;
-      warn(formatDiagnostic({ code: 'CONFIG_SCORERS_FUNCTION', message: functionFormMessage(agent, dir), file: configFile }));
+      report('CONFIG_SCORERS_FUNCTION', functionFormMessage(agent, dir), configFile);
     }
     return configScorers as ScorersFunction;
   }
-  const config = configScorers !== null && typeof configScorers === 'object' ? (configScorers as Record<string, unknown>) : null;
+  const isRecord = configScorers !== null && typeof configScorers === 'object' && !Array.isArray(configScorers);
+  const config = isRecord ? (configScorers as Record<string, unknown>) : null;
   if (configScorers != null && !config) {
-    throw new ScorerRegistryError(
-      'SCORER_INVALID_EXPORT',
-      `Agent ${q(agent)}: config.scorers is ${describeValue(configScorers)}, not a record or a function.`,
-      configFile,
-    );
+    throw new ScorerRegistryError('CONFIG_INVALID_SCORERS', notARecordMessage(agent, describeValue(configScorers)), configFile);
   }
   const entries = new Map<string, ScorerEntry | null>();
   for (const file of files) {
@@ -189,7 +215,7 @@ function merge(
         // dropping the file silently would lose a scorer.
         throw new ScorerRegistryError(
           'SCORER_KEY_COLLISION',
-          `Agent ${q(agent)}: the build read scorer ${q(key)} in config.scorers, but at run time it is not there; the file was not bundled. Please report this config shape.`,
+          `Agent ${q(agent)}: the build read the config as overriding scorer ${q(key)}, but at run time it does not; the file was not bundled. Please report this config shape.`,
           configFile,
         );
       }
@@ -197,10 +223,10 @@ function merge(
     } else {
       const path = file[2];
       if (config && own(config, key)) {
-        warn(formatDiagnostic({ code: 'SCORER_KEY_COLLISION', message: collisionMessage(agent, key), file: configFile }));
+        report('SCORER_KEY_COLLISION', collisionMessage(agent, key), configFile);
         entries.set(key, null);
       } else {
-        entries.set(key, normalise(agent, key, file[1], path, 'the default export'));
+        entries.set(key, normalise(agent, key, file[1], path, null));
       }
     }
   }
@@ -216,7 +242,8 @@ function merge(
  * Called by the generated per-agent module. `dir` is the agent folder relative to root with a
  * trailing slash; `files` hold scorer file names relative to `<dir>scorers/`; `configName` is the
  * config file name inside `dir`, or '' without one. Keeping paths split this way keeps the
- * generated code short on large trees.
+ * generated code short on large trees. `levels` are the build's (`strict` and `diagnostics`): a
+ * warning that shows only now is silent when 'off' and throws when 'error'.
  */
 export function defineAgent(
   agent: string,
@@ -224,11 +251,24 @@ export function defineAgent(
   files: readonly DiscoveredFile[],
   config: unknown,
   configName: string,
+  levels: Levels = {},
 ): ResolvedScorers {
   const scorersDir = `${dir}scorers/`;
+  const configFile = configName ? dir + configName : null;
+  const report: Report = (code, message, file) => {
+    const level = levelOf(code, levels);
+    if (level === 'error') throw new ScorerRegistryError(code, message, file);
+    if (level === 'warning') warnOnce(formatDiagnostic({ code, message, file }));
+  };
+  if (isAgentLike(config)) {
+    // Mastra's rule: an Agent is used as it is. Files the build left out were already reported.
+    if (files.some((f) => f.length === 3)) report('CONFIG_EXPORTS_AGENT', agentConfigMessage(agent, configName, scorersDir), configFile);
+    const own = config;
+    return ({ requestContext } = {}) => own.listScorers({ requestContext }) as ReturnType<ScorersFunction>;
+  }
   const withPaths = files.map((f): DiscoveredFile => (f.length === 3 ? [f[0], f[1], scorersDir + f[2]] : f));
   const configScorers = config !== null && typeof config === 'object' ? (config as { scorers?: unknown }).scorers : undefined;
-  return merge(agent, scorersDir, withPaths, configScorers, configName ? dir + configName : null, warnOnce);
+  return merge(agent, scorersDir, withPaths, configScorers, configFile, report);
 }
 
 /** The default export of `virtual:agent-scorers`: agent key → resolved scorers, frozen, null prototype. */
@@ -246,9 +286,9 @@ export function createResolver(registry: Readonly<Record<string, ResolvedScorers
     const value = registry[agentKey];
     if (typeof value !== 'function') return value;
     const result = await value({ requestContext: options.requestContext });
-    if (result === null || typeof result !== 'object') {
+    if (result === null || typeof result !== 'object' || Array.isArray(result)) {
       throw new ScorerRegistryError(
-        'SCORER_INVALID_EXPORT',
+        'CONFIG_INVALID_SCORERS',
         `Agent ${q(agentKey)}: config.scorers() returned ${describeValue(result)}, not a record.`,
         null,
       );

@@ -320,3 +320,62 @@ describe('analyzeConfig: robustness', () => {
     expect(analyzeConfig(undefined as unknown as string, 'config.ts').kind).toBe('unknown');
   });
 });
+
+describe('analyzeConfig: a config that exports new Agent()', () => {
+  const IMPORT = `import { Agent } from '@mastra/core/agent';\n`;
+
+  it('reads new Agent({...}) directly, through a local const, with an aliased or namespace import', () => {
+    expect(cfg(`${IMPORT}export default new Agent({ id: 'w', scorers: { a } });`)).toEqual(plain('agent'));
+    expect(kindOf(`${IMPORT}const weather = new Agent({ id: 'w' });\nexport default weather;`)).toBe('agent');
+    expect(kindOf(`${IMPORT}export const weather = new Agent({ id: 'w' }) satisfies Agent;\nexport { weather as default };`)).toBe('agent');
+    expect(kindOf(`import { Agent as MastraAgent } from '@mastra/core';\nexport default new MastraAgent({ id: 'w' });`)).toBe('agent');
+    expect(kindOf(`import * as core from '@mastra/core/agent';\nexport default new core.Agent({ id: 'w' });`)).toBe('agent');
+  });
+
+  it('does not take what is not evidently an imported Agent', () => {
+    // A local class of that name, a default import, another class, a call, a mutated binding.
+    expect(kindOf(`class Agent { constructor(c) { Object.assign(this, c) } }\nexport default new Agent({ scorers: {} });`)).toBe('unknown');
+    expect(kindOf(`import Agent from './agent';\nexport default new Agent({ scorers: {} });`)).toBe('unknown');
+    expect(kindOf(`import { Workflow } from '@mastra/core';\nexport default new Workflow({ scorers: {} });`)).toBe('unknown');
+    expect(kindOf(`${IMPORT}export default makeAgent(Agent);`)).toBe('unknown');
+    expect(kindOf(`${IMPORT}const a = new Agent({});\na.x = 1;\nexport default a;`)).toBe('unknown');
+    expect(kindOf(`import { agentConfig } from '@mastra/core/agent';\nexport default agentConfig({ scorers: {} });`)).toBe('record');
+  });
+});
+
+describe('analyzeConfig: evidently invalid scorers (CONFIG_INVALID_SCORERS)', () => {
+  const problemsOf = (scorers: string, prelude = '') => analyzeConfig(`${prelude}export default agentConfig({ scorers: ${scorers} })`, 'config.ts').problems;
+
+  it('config.scorers that is neither a record nor a function', () => {
+    expect(problemsOf('42')).toEqual([{ key: null, detail: 'a number' }]);
+    expect(problemsOf(`'x'`)).toEqual([{ key: null, detail: 'a string' }]);
+    expect(problemsOf('`x`')).toEqual([{ key: null, detail: 'a string' }]);
+    expect(problemsOf('true')).toEqual([{ key: null, detail: 'a boolean' }]);
+    expect(problemsOf('[a, b]')).toEqual([{ key: null, detail: 'an array' }]);
+    expect(problemsOf('-1 as const')).toEqual([{ key: null, detail: 'a number' }]);
+    expect(problemsOf('s', 'const s = 42;\n')).toEqual([{ key: null, detail: 'a number' }]);
+  });
+
+  it('record values that are evidently neither a scorer nor an entry, keyed as written', () => {
+    expect(problemsOf(`{ x: 'str', y: 42, z: { scorer: 'str' }, ok: { scorer: s }, fn: () => 1 }`)).toEqual([
+      { key: 'x', detail: 'a string' },
+      { key: 'y', detail: 'a number' },
+      { key: 'z', detail: 'an object whose "scorer" is a string' },
+      { key: 'fn', detail: 'a function' },
+    ]);
+    expect(problemsOf(`{ ['__proto__']: null, 'a"b\\n': [] }`)).toEqual([
+      { key: '__proto__', detail: 'null' },
+      { key: 'a"b\n', detail: 'an array' },
+    ]);
+    expect(problemsOf(`{ x: bad }`, `const bad = 'nope';\n`)).toEqual([{ key: 'x', detail: 'a string' }]);
+  });
+
+  it('never judges what is not evident: imports, calls, members, spreads that may replace a value, getters', () => {
+    for (const scorers of ['imported', 'make()', 'a.b', '{ x: imported, y: make(), z: a.b, w: { scorer: make() } }', `{ x: 'str', ...base }`, `{ get x() { return 1 } }`, 'cond ? 1 : 2', 'null', 'undefined']) {
+      expect(problemsOf(scorers, `import { imported, base } from './x';\n`), scorers).toEqual([]);
+    }
+    // A later plain key is evident again after a spread; the last write of a key decides.
+    expect(problemsOf(`{ ...base, x: 42 }`)).toEqual([{ key: 'x', detail: 'a number' }]);
+    expect(problemsOf(`{ x: 42, x: { scorer: s } }`)).toEqual([]);
+  });
+});

@@ -6,7 +6,7 @@ import { agentScorers } from '../../src/plugin/index.js';
 describe('options are checked at plugin creation', () => {
   test('an unknown option is an error naming it and the known ones', () => {
     expect(() => agentScorers({ agentDir: 'x' } as any)).toThrow(
-      'agent-scorers: unknown option "agentDir". Known options: root, agentsDir, extensions, exclude, dts, manifest, strict.',
+      'agent-scorers: unknown option "agentDir". Known options: root, agentsDir, extensions, exclude, dts, manifest, strict, diagnostics.',
     );
   });
 
@@ -14,7 +14,9 @@ describe('options are checked at plugin creation', () => {
     [{ root: 3 }, 'option "root" must be a non-empty string, got number.'],
     [{ agentsDir: [] }, 'option "agentsDir" must be a non-empty string or an array of them, got an array.'],
     [{ agentsDir: ['ok', 1] }, 'option "agentsDir" must be a non-empty string or an array of them, got an array.'],
-    [{ extensions: ['ts'] }, `option "extensions" must be a non-empty array of extensions such as '.ts', got an array.`],
+    [{ extensions: ['ts'] }, 'option "extensions" must list extensions with their leading dot: "ts" lacks it, write ".ts".'],
+    [{ extensions: ['.ts', 'mjs'] }, 'option "extensions" must list extensions with their leading dot: "mjs" lacks it, write ".mjs".'],
+    [{ extensions: ['.d.ts'] }, `option "extensions" must be a non-empty array of extensions such as '.ts', got an array.`],
     [{ extensions: '.ts' }, `option "extensions" must be a non-empty array of extensions such as '.ts', got ".ts".`],
     [{ exclude: [42] }, 'option "exclude" must be an array of glob strings or RegExps, got an array.'],
     [{ dts: 'yes'.length }, 'option "dts" must be a boolean or a file path, got number.'],
@@ -55,6 +57,41 @@ describe('options are checked at plugin creation', () => {
     expect(o.isExcluded('src/mastra/agents/a/scorers/x.ts')).toBe(false);
     expect(o.isExcluded('src/mastra/agents/legacy/scorers/x.ts')).toBe(true);
     expect(o.isExcluded('src/mastra/agents/legacy/scorers/y.ts')).toBe(true);
+  });
+});
+
+describe('the diagnostics option', () => {
+  const WARNINGS =
+    'SCORER_KEY_COLLISION, CONFIG_SCORERS_FUNCTION, SCORER_KEY_CASE_COLLISION, AGENTS_DIR_MISSING, SUBAGENT_TOO_DEEP, CONFIG_EXPORTS_AGENT';
+
+  test.each([
+    [[], `option "diagnostics" must be an object mapping warning codes to 'off', 'warn' or 'error', got an array.`],
+    [null, `option "diagnostics" must be an object mapping warning codes to 'off', 'warn' or 'error', got null.`],
+    ['off', `option "diagnostics" must be an object mapping warning codes to 'off', 'warn' or 'error', got "off".`],
+    [{ SCORER_KEY_COLISION: 'off' }, `option "diagnostics": unknown code "SCORER_KEY_COLISION". Warning codes: ${WARNINGS}.`],
+    [{ toString: 'off' }, `option "diagnostics": unknown code "toString". Warning codes: ${WARNINGS}.`],
+    [{ SCORER_DUPLICATE_KEY: 'warn' }, `option "diagnostics": SCORER_DUPLICATE_KEY is an error and cannot be turned down; only warnings can be set: ${WARNINGS}.`],
+    [{ CONFIG_INVALID_SCORERS: 'error' }, `option "diagnostics": CONFIG_INVALID_SCORERS is an error and cannot be turned down; only warnings can be set: ${WARNINGS}.`],
+    [{ SCORER_KEY_COLLISION: 'warning' }, `option "diagnostics": SCORER_KEY_COLLISION must be 'off', 'warn' or 'error', got "warning".`],
+    [{ SCORER_KEY_COLLISION: 0 }, `option "diagnostics": SCORER_KEY_COLLISION must be 'off', 'warn' or 'error', got number.`],
+    [{ SCORER_KEY_COLLISION: true }, `option "diagnostics": SCORER_KEY_COLLISION must be 'off', 'warn' or 'error', got boolean.`],
+  ])('%o is rejected at creation', (diagnostics, message) => {
+    expect(() => agentScorers({ diagnostics } as any)).toThrow(`agent-scorers: ${message}`);
+  });
+
+  test('levels: diagnostics sets single codes; strict makes every other warning an error; plain warnings are not listed', () => {
+    expect(checkOptions({}).levels).toEqual({});
+    expect(checkOptions({ diagnostics: { SCORER_KEY_COLLISION: 'off', AGENTS_DIR_MISSING: 'error', SUBAGENT_TOO_DEEP: 'warn' } }).levels).toEqual({
+      SCORER_KEY_COLLISION: 'off',
+      AGENTS_DIR_MISSING: 'error',
+    });
+    expect(checkOptions({ strict: true, diagnostics: { SCORER_KEY_COLLISION: 'warn', CONFIG_SCORERS_FUNCTION: 'off' } }).levels).toEqual({
+      SCORER_KEY_CASE_COLLISION: 'error',
+      AGENTS_DIR_MISSING: 'error',
+      SUBAGENT_TOO_DEEP: 'error',
+      CONFIG_EXPORTS_AGENT: 'error',
+      CONFIG_SCORERS_FUNCTION: 'off',
+    });
   });
 });
 
