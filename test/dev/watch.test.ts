@@ -1,55 +1,76 @@
 /**
- * Watch mode (SPEC section 8): `vite build --watch` (Vite 8), Rollup watch and Rolldown watch
- * rebuild when a scorer file or an agent folder is added or deleted. Driven through each host's JS
- * API on a temp copy of a plain-JS fixture; the rebuilt bundle is imported after each change.
+ * Watch mode (SPEC section 8): `vite build --watch` (Vite 8 and 7), Rollup watch and Rolldown watch
+ * rebuild when a scorer file or an agent folder is added or deleted, and each rebuild prints its
+ * warnings once (SPEC section 7). Driven through each host's JS API on a temp copy of a plain-JS
+ * fixture; the rebuilt bundle is imported after each change. Vite goes through `buildApp`, as its
+ * CLI does, so the app build's shared print-once state is exercised.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { poll, prepare } from '../helpers/hosts.js';
-import { DIST, scorerSource, shape } from './helpers.js';
+import { captureLogger, count, poll, prepare } from '../helpers/hosts.js';
+import { DIST, importVite, scorerSource, shape } from './helpers.js';
 
-type Host = 'vite8' | 'rollup' | 'rolldown';
+type Host = 'vite8' | 'vite7' | 'rollup' | 'rolldown';
+
+/** A warning every build of the fixture gives (a second agentsDir that does not exist). */
+const MISSING = '[AGENTS_DIR_MISSING] agentsDir "src/missing" does not exist; no agents are registered from it. (src/missing)';
+const PLUGIN_OPTIONS = { dts: false, agentsDir: ['src/mastra/agents', 'src/missing'] };
 
 interface Watcher {
   on(event: 'event', listener: (e: { code: string; result?: { close(): unknown }; error?: unknown }) => void): unknown;
   close(): unknown;
 }
 
-async function startWatch(host: Host, dir: string): Promise<Watcher> {
+/** Starts the watcher; every warning the host logs goes to `logs`. */
+async function startWatch(host: Host, dir: string, logs: string[]): Promise<Watcher> {
   const plugin = (name: string) => import(pathToFileURL(path.join(DIST, `plugin/${name}.js`)).href).then((m) => m.default);
   const out = path.join(dir, 'dist/main.js');
-  if (host === 'vite8') {
-    const vite = await import('vite');
-    return (await vite.build({
+  if (host === 'vite8' || host === 'vite7') {
+    const vite = await importVite(host);
+    let watcher: Watcher | undefined;
+    const builder = await vite.createBuilder({
       configFile: false,
       root: dir,
-      logLevel: 'silent',
-      plugins: [(await plugin('vite'))({ dts: false })],
+      logLevel: 'warn',
+      customLogger: captureLogger(vite, logs),
+      plugins: [(await plugin('vite'))(PLUGIN_OPTIONS)],
       build: {
         ssr: 'src/main.js',
         outDir: 'dist',
         emptyOutDir: true,
         minify: false,
         watch: {},
-        rolldownOptions: { output: { entryFileNames: 'main.js', format: 'es' } },
+        [host === 'vite8' ? 'rolldownOptions' : 'rollupOptions']: { output: { entryFileNames: 'main.js', format: 'es' } },
       },
-    })) as unknown as Watcher;
+      // `vite build` runs buildApp (the plugin's buildApp hook included); this keeps the watcher.
+      builder: {
+        async buildApp(b: { build(env: unknown): Promise<unknown>; environments: Record<string, unknown> }) {
+          watcher = (await b.build(b.environments.ssr)) as Watcher;
+        },
+      },
+    });
+    await builder.buildApp();
+    return watcher!;
   }
   const options = {
     input: path.join(dir, 'src/main.js'),
-    plugins: [(await plugin(host))({ root: dir, dts: false })],
+    plugins: [(await plugin(host))({ root: dir, ...PLUGIN_OPTIONS })],
     output: { file: out, format: 'es' as const },
+    onLog: (level: string, log: { message: string }) => void (level === 'warn' && logs.push(log.message)),
   };
-  if (host === 'rollup') return (await import('rollup')).watch({ ...options, onLog: () => {} }) as unknown as Watcher;
-  return (await import('rolldown')).watch({ ...options, onLog: () => {} }) as unknown as Watcher;
+  if (host === 'rollup') return (await import('rollup')).watch(options) as unknown as Watcher;
+  return (await import('rolldown')).watch(options) as unknown as Watcher;
 }
 
-describe.each<Host>(['vite8', 'rollup', 'rolldown'])('watch mode on %s', (host) => {
+describe.each<Host>(['vite8', 'vite7', 'rollup', 'rolldown'])('watch mode on %s', (host) => {
   let dir: string;
   let watcher: Watcher;
   const errors: unknown[] = [];
+  const logs: string[] = [];
+  /** Per finished build, how often it printed the fixture's warning. */
+  const printedPerBuild: number[] = [];
   let builds = 0;
   let n = 0;
   const agents = () => path.join(dir, 'src/mastra/agents');
@@ -61,10 +82,13 @@ describe.each<Host>(['vite8', 'rollup', 'rolldown'])('watch mode on %s', (host) 
 
   beforeAll(async () => {
     dir = prepare('dev-watch', `watch-${host}`);
-    watcher = await startWatch(host, dir);
+    watcher = await startWatch(host, dir, logs);
     watcher.on('event', (e) => {
       if (e.code === 'ERROR') errors.push(e.error);
-      if (e.code === 'END') builds++;
+      if (e.code === 'END') {
+        builds++;
+        printedPerBuild.push(count(logs.splice(0).join('\n'), MISSING));
+      }
       void e.result?.close();
     });
     // The watchers start after the first build and scan asynchronously; a file created during that
@@ -109,5 +133,11 @@ describe.each<Host>(['vite8', 'rollup', 'rolldown'])('watch mode on %s', (host) 
     fs.rmSync(path.join(agents(), 'news'), { recursive: true });
     expect(await until((r) => !('news' in r))).toEqual({ weather: ['relevance=relevance'] });
     expect(errors).toEqual([]);
+  });
+
+  test('every build, the first and each rebuild, printed its warning exactly once', () => {
+    // The set-up edit and the four changes above: at least five builds.
+    expect(printedPerBuild.length).toBeGreaterThanOrEqual(5);
+    expect(printedPerBuild).toEqual(printedPerBuild.map(() => 1));
   });
 });
