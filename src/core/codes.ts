@@ -34,10 +34,6 @@ export type Level = Severity | 'off';
 /** Effective levels of the warning codes that differ from 'warning'; absent codes stay warnings. */
 export type Levels = Readonly<Partial<Record<WarningCode, Level>>>;
 
-export const WARNING_CODES = (Object.keys(DIAGNOSTIC_SEVERITY) as DiagnosticCode[]).filter(
-  (code): code is WarningCode => DIAGNOSTIC_SEVERITY[code] === 'warning',
-);
-
 /** The level a diagnostic of `code` is reported at: errors always error; warnings follow `levels`. */
 export function levelOf(code: DiagnosticCode, levels: Levels): Level {
   const fixed = DIAGNOSTIC_SEVERITY[code];

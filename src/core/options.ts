@@ -1,6 +1,6 @@
 import path from 'node:path';
 import picomatch from 'picomatch';
-import { DIAGNOSTIC_SEVERITY, WARNING_CODES, type DiagnosticCode, type Level, type Levels, type WarningCode } from './codes.js';
+import { DIAGNOSTIC_SEVERITY, type DiagnosticCode, type Level, type Levels, type WarningCode } from './codes.js';
 
 /** Options of `agentScorers()`. Every field is optional. */
 export interface Options {
@@ -67,6 +67,10 @@ export interface ResolvedOptions extends Omit<CheckedOptions, 'root' | 'dts'> {
 
 const KNOWN = ['root', 'agentsDir', 'extensions', 'exclude', 'dts', 'manifest', 'strict', 'diagnostics'] as const;
 const SETTINGS: Record<DiagnosticSetting, Level> = { off: 'off', warn: 'warning', error: 'error' };
+// Here rather than in codes.ts, which the runtime registry imports: only option checking needs the list.
+const WARNING_CODES = (Object.keys(DIAGNOSTIC_SEVERITY) as DiagnosticCode[]).filter(
+  (code): code is WarningCode => DIAGNOSTIC_SEVERITY[code] === 'warning',
+);
 
 function fail(message: string): never {
   throw new TypeError(`agent-scorers: ${message}`);
