@@ -47,3 +47,7 @@ export { runEvals, RunEvalsError } from './run-evals.js';
 export type { RunEvalsConfig, RunEvalsResult, EvalItem, EvalScorers, EvalTarget, ItemCompleteEvent } from './run-evals.js';
 
 export { getUserMessageFromRunInput, getAssistantMessageFromRunOutput } from './messages.js';
+
+// The judge cache (issue 12). Its node:fs use is loaded lazily, inside the functions that touch the file.
+export { cachedJudge, judgeCacheMiddleware, JudgeCacheMiss, JUDGE_CACHE_ENV } from './judge-cache.js';
+export type { CachedJudge, JudgeCacheMode, JudgeCacheOptions, JudgeCacheRecord, JudgeCacheMiddleware } from './judge-cache.js';

@@ -71,6 +71,8 @@ export interface JudgeResponse<T = unknown> {
   usage: JudgeUsage;
   /** Model calls made (2 when the reply had to be re-asked). */
   modelCalls: number;
+  /** How many of `modelCalls` a judge cache answered (`cachedJudge`): those were not sent to the provider. */
+  cachedCalls: number;
   modelId: string;
   provider: string;
   durationMs: number;
@@ -83,11 +85,20 @@ export class JudgeOutputError extends Error {
     readonly text: string,
     readonly usage: JudgeUsage,
     readonly modelCalls: number,
+    readonly cachedCalls = 0,
   ) {
     super(message);
     this.name = 'JudgeOutputError';
   }
 }
+
+/**
+ * Response header set by the judge cache on each reply (`hit` or `miss`). Read from the response,
+ * which the AI SDK keeps even when structured output fails to parse (provider metadata it drops).
+ */
+export const JUDGE_CACHE_HEADER = 'x-agent-scorers-judge-cache';
+
+const fromCache = (response: any): boolean => response?.headers?.[JUDGE_CACHE_HEADER] === 'hit';
 
 /** Marks a model that the adapter calls directly, without `ai` (see `offlineJudge`). */
 export const LOCAL_MODEL = Symbol.for('agent-scorers.local-model');
@@ -340,6 +351,8 @@ interface RawReply {
   usage: JudgeUsage;
   /** Set when the AI SDK already parsed and validated the structured output. */
   parsed?: { value: unknown };
+  /** Answered by a judge cache. */
+  cached: boolean;
   modelId: string;
   provider: string;
 }
@@ -376,7 +389,7 @@ async function generateOnce(
       .filter((part: any) => part?.type === 'text')
       .map((part: any) => part.text)
       .join('');
-    return { text, usage: normaliseUsage(result.usage), modelId: model.modelId, provider: model.provider };
+    return { text, usage: normaliseUsage(result.usage), cached: fromCache(result.response), modelId: model.modelId, provider: model.provider };
   }
 
   const ai = await loadAi(`calling the judge model ${describeModel(model)}`);
@@ -389,7 +402,13 @@ async function generateOnce(
   };
   if (!schema) {
     const result = await ai.generateText(base as any);
-    return { text: result.text, usage: normaliseUsage(result.usage), modelId: model.modelId, provider: model.provider };
+    return {
+      text: result.text,
+      usage: normaliseUsage(result.usage),
+      cached: fromCache(result.response),
+      modelId: model.modelId,
+      provider: model.provider,
+    };
   }
   try {
     const result = await ai.generateText({ ...base, output: ai.Output.object({ schema: schema.forAi(ai) as any }) } as any);
@@ -397,13 +416,20 @@ async function generateOnce(
       text: result.text,
       usage: normaliseUsage(result.usage),
       parsed: { value: result.output },
+      cached: fromCache(result.response),
       modelId: model.modelId,
       provider: model.provider,
     };
   } catch (error) {
     // The model answered, but not with JSON the SDK could parse or validate: read it ourselves.
     if (ai.NoObjectGeneratedError.isInstance(error)) {
-      return { text: error.text ?? '', usage: normaliseUsage(error.usage), modelId: model.modelId, provider: model.provider };
+      return {
+        text: error.text ?? '',
+        usage: normaliseUsage(error.usage),
+        cached: fromCache(error.response),
+        modelId: model.modelId,
+        provider: model.provider,
+      };
     }
     throw error;
   }
@@ -436,11 +462,13 @@ export async function callJudge<T = unknown>(request: JudgeRequest): Promise<Jud
 
   const first = await generateOnce(model, request, request.prompt, schema);
   addUsage(usage, first.usage);
+  let cachedCalls = first.cached ? 1 : 0;
   const done = (reply: RawReply, value: unknown, calls: number): JudgeResponse<T> => ({
     value: value as T,
     text: reply.text,
     usage,
     modelCalls: calls,
+    cachedCalls,
     modelId: reply.modelId,
     provider: reply.provider,
     durationMs: Date.now() - started,
@@ -458,6 +486,7 @@ export async function callJudge<T = unknown>(request: JudgeRequest): Promise<Jud
     (jsonSchema ? `, that matches this JSON Schema:\n${JSON.stringify(jsonSchema)}` : '.');
   const second = await generateOnce(model, request, reask, schema);
   addUsage(usage, second.usage);
+  if (second.cached) cachedCalls++;
   const secondRead = await readStructured(second, schema);
   if (secondRead.ok) return done(second, secondRead.value, 2);
 
@@ -466,5 +495,6 @@ export async function callJudge<T = unknown>(request: JudgeRequest): Promise<Jud
     second.text,
     usage,
     2,
+    cachedCalls,
   );
 }

@@ -100,12 +100,17 @@ export interface JudgeExecution {
   usage: JudgeUsage;
   attemptCount: number;
   modelCallCount: number;
+  /** How many of `modelCallCount` were answered from a judge cache (`cachedJudge`) instead of the provider. */
+  cachedCallCount: number;
   durationMs: number;
   error?: { name: string; message: string };
 }
 
 export interface StepUsage extends JudgeUsage {
+  /** Judge requests, including those a judge cache answered. */
   modelCalls: number;
+  /** Judge requests answered from a judge cache (`cachedJudge`); `modelCalls - cachedCalls` were sent to the provider. */
+  cachedCalls: number;
 }
 
 export interface ScorerRunResult<TInput = any, TOutput = any> extends ScorerRun<TInput, TOutput> {
@@ -311,10 +316,11 @@ export class Scorer<TId extends string = string, TInput = any, TOutput = any> {
       };
       const judged = Object.keys(usage) as ScorerStepName[];
       if (judged.length > 0) {
-        const total: StepUsage = { ...emptyUsage(), modelCalls: 0 };
+        const total: StepUsage = { ...emptyUsage(), modelCalls: 0, cachedCalls: 0 };
         for (const step of judged) {
           addUsage(total, usage[step]);
           total.modelCalls += usage[step]!.modelCalls;
+          total.cachedCalls += usage[step]!.cachedCalls;
         }
         result.judge = judge;
         result.usage = { ...usage, total };
@@ -327,9 +333,10 @@ export class Scorer<TId extends string = string, TInput = any, TOutput = any> {
       const record = (execution: JudgeExecution, prompt: string) => {
         (prompts[stepName] ??= []).push(prompt);
         (judge[stepName] ??= { executions: [] }).executions.push(execution);
-        const stepUsage = (usage[stepName] ??= { ...emptyUsage(), modelCalls: 0 });
+        const stepUsage = (usage[stepName] ??= { ...emptyUsage(), modelCalls: 0, cachedCalls: 0 });
         addUsage(stepUsage, execution.usage);
         stepUsage.modelCalls += execution.modelCallCount;
+        stepUsage.cachedCalls += execution.cachedCallCount;
       };
       const context: StepContext<TInput, TOutput> = {
         run,
@@ -416,6 +423,7 @@ export class Scorer<TId extends string = string, TInput = any, TOutput = any> {
           usage: response.usage,
           attemptCount: response.modelCalls,
           modelCallCount: response.modelCalls,
+          cachedCallCount: response.cachedCalls,
           durationMs: response.durationMs,
         },
         request.prompt,
@@ -432,6 +440,7 @@ export class Scorer<TId extends string = string, TInput = any, TOutput = any> {
           usage: output?.usage ?? emptyUsage(),
           attemptCount: output?.modelCalls ?? 1,
           modelCallCount: output?.modelCalls ?? 1,
+          cachedCallCount: output?.cachedCalls ?? 0,
           durationMs: Date.now() - started,
           error: { name: err.name, message: err.message },
         },

@@ -63,10 +63,10 @@ describe('createAnswerRelevancyScorer: calls, prompts, response format', () => {
     const model = scriptedModel([statements('a'), verdicts(['yes']), 'The score is 1 because.']);
     const result = await createAnswerRelevancyScorer({ model }).run(run('a'));
     expect(result.usage).toEqual({
-      preprocess: { inputTokens: 10, outputTokens: 5, totalTokens: 15, modelCalls: 1 },
-      analyze: { inputTokens: 10, outputTokens: 5, totalTokens: 15, modelCalls: 1 },
-      generateReason: { inputTokens: 10, outputTokens: 5, totalTokens: 15, modelCalls: 1 },
-      total: { inputTokens: 30, outputTokens: 15, totalTokens: 45, modelCalls: 3 },
+      preprocess: { inputTokens: 10, outputTokens: 5, totalTokens: 15, modelCalls: 1, cachedCalls: 0 },
+      analyze: { inputTokens: 10, outputTokens: 5, totalTokens: 15, modelCalls: 1, cachedCalls: 0 },
+      generateReason: { inputTokens: 10, outputTokens: 5, totalTokens: 15, modelCalls: 1, cachedCalls: 0 },
+      total: { inputTokens: 30, outputTokens: 15, totalTokens: 45, modelCalls: 3, cachedCalls: 0 },
     });
     expect(result.judge?.analyze?.executions[0]).toMatchObject({
       status: 'success',
