@@ -23,14 +23,14 @@ const STOP_WORDS = new Set(
   (
     'a an the and or but if then else of to in on at by for with from into onto about as is are was were be been being am ' +
     'do does did done have has had having can could would should will shall may might must not no nor so than too very ' +
-    'this that these those there here it its it\'s i me my we our you your he him his she her they them their what which who ' +
-    'whom whose when where why how please tell explain describe give show list let know want need like just also any some ' +
+    'this that these those there here it its i me my we our you your he him his she her they them their what which who ' +
+    'whom whose when where why how please tell explain describe define give show list let know want need like just also any some ' +
     'all each more most much many other such only own same again further once get got up down out over under s t'
   ).split(/\s+/),
 );
 
 function stem(word: string): string {
-  let w = word.replace(/'s$/, '');
+  let w = word;
   if (w.length > 4 && w.endsWith('ies')) return `${w.slice(0, -3)}y`;
   if (w.length > 4 && /(ses|xes|ches|shes)$/.test(w)) return w.slice(0, -2);
   if (w.length > 3 && w.endsWith('s') && !w.endsWith('ss')) w = w.slice(0, -1);
@@ -39,61 +39,176 @@ function stem(word: string): string {
   return w;
 }
 
-/** Content terms of a text: lower-cased words minus stop words, lightly stemmed. */
-function keyTerms(text: string): Set<string> {
-  const words = text.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}'-]*/gu) ?? [];
-  return new Set(words.filter((w) => !STOP_WORDS.has(w)).map(stem).filter((w) => w.length > 1 || /\d/.test(w)));
+/** Content terms of a text, in order of first appearance: lower-cased words minus stop words, lightly stemmed. */
+function keyTerms(text: string): string[] {
+  const words = text.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu) ?? [];
+  const terms = words
+    .map((w) => w.replace(/['’]s$/, ''))
+    .filter((w) => !STOP_WORDS.has(w))
+    .map(stem)
+    .filter((w) => w.length > 1 || /\d/.test(w));
+  return [...new Set(terms)];
 }
 
-/** Answer-type cues. A strong cue (the very kind of information asked for) counts as an answer by itself. */
-const CUES: Array<{ question: RegExp; answer: RegExp; label: string; strong?: boolean }> = [
-  { question: /\bhow (many|much|old|long|far|big|tall|fast)\b|\bwhat (year|time|percentage|number)\b/i, answer: /\d/, label: 'a number', strong: true },
-  {
-    question: /\bwhen\b/i,
-    answer: /\d|\b(today|tomorrow|yesterday|morning|evening|night|week|month|year|century|january|february|march|april|may|june|july|august|september|october|november|december)\b/i,
-    label: 'a time or date',
-    strong: true,
-  },
-  {
-    question: /\b(weather|temperature|forecast|rain\w*|sunny|climate)\b/i,
-    answer: /°|\b(sunny|sun|rain\w*|cloud\w*|wind\w*|snow\w*|storm\w*|fog\w*|humid\w*|degrees?|celsius|fahrenheit|warm|cold|hot|mild|forecast|temperature)\b/i,
-    label: 'weather terms',
-    strong: true,
-  },
-  { question: /\bwho\b/i, answer: /(^|\s)\S*[\p{Lu}]\p{Ll}+\s+[\p{Lu}]\p{Ll}+/u, label: 'a name' },
-  { question: /\bwhere\b/i, answer: /\b(in|at|near|north|south|east|west|located)\b/i, label: 'a place' },
+/**
+ * What kind of answer a question asks for, read from its question word (or its first word for
+ * yes-no questions and requests). Each kind has an answer cue: the kind of content that answers it.
+ */
+type QuestionKind = 'quantity' | 'time' | 'place' | 'person' | 'reason' | 'procedure' | 'recommendation' | 'yes-no' | 'entity' | 'topic';
+
+const KINDS: Array<[QuestionKind, RegExp]> = [
+  ['time', /\bwhen\b|\bwhat (year|time|date|day)\b|\bhow long ago\b/],
+  ['quantity', /\bhow (many|much|old|long|far|big|tall|fast|often|large|heavy|high|deep|wide|small)\b|\bwhat (percentage|number|amount)\b/],
+  ['place', /\bwhere\b/],
+  ['person', /\bwho(m|se)?\b/],
+  ['reason', /\bwhy\b/],
+  ['procedure', /\bhow (do|can|should|could|would|might) (i|we|you|one)\b|\bhow to\b|\b(steps|instructions) (to|for)\b/],
+  ['recommendation', /\b(recommend|suggest)\b/],
+  ['yes-no', /^(is|are|was|were|am|do|does|did|can|could|will|would|should|shall|may|might|has|have|had|must)\b/],
+  ['entity', /\b(what|which)\b|^(explain|describe|define)\b|\bhow (does|do|did|is|are)\b/],
 ];
+
+const NUMBER_WORDS =
+  'zero|none|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|' +
+  'eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|hundreds|thousand|thousands|million|millions|' +
+  'billion|billions|trillion|dozen|dozens|half|once|twice';
+const MONTHS = 'january|february|march|april|may|june|july|august|september|october|november|december';
+const DAYS = 'monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekday|weekend';
+const IMPERATIVE_VERBS =
+  'add|apply|ask|avoid|boil|call|change|check|choose|click|close|connect|contact|cook|cool|copy|create|cut|delete|download|drag|' +
+  'drink|drop|eat|enable|disable|enter|fill|find|follow|go|heat|install|keep|limit|log|make|mix|open|paste|pick|place|plug|press|' +
+  'put|read|remove|replace|reset|restart|run|save|select|set|sign|start|stop|take|tap|try|turn|type|unplug|update|upgrade|use|' +
+  'visit|wait|wash|write';
+
+/** The answer cue of each kind of question: content of the asked kind. */
+const ANSWER_CUES: Partial<Record<QuestionKind, { label: string; test: (statement: string) => boolean }>> = {
+  quantity: { label: 'a number', test: (s) => /\d/.test(s) || new RegExp(`\\b(${NUMBER_WORDS})\\b`, 'i').test(s) },
+  time: {
+    label: 'a time or date',
+    test: (s) =>
+      /\b(1\d{3}|20\d{2})s?\b|\b\d{1,2}(:\d{2})?\s?(am|pm)\b|\b\d{1,2}:\d{2}\b|\b\d+(st|nd|rd|th) century\b/i.test(s) ||
+      new RegExp(
+        `\\b(${MONTHS}|${DAYS}|today|tomorrow|tonight|yesterday|now|ago|soon|morning|afternoon|evening|midnight|noon|daily|weekly|century|centuries|decade|bc|bce|ad|(next|last|this) (week|month|year))\\b`,
+        'i',
+      ).test(s),
+  },
+  place: {
+    label: 'a place',
+    test: (s) =>
+      /\b(in|at|on|near|off|from|inside|outside|across|along|between|to)\s+(the\s+)?\p{Lu}/u.test(s) ||
+      /\b(north|south|east|west|northern|southern|eastern|western|coast|city|town|country|island|mountains?|region|continent|ocean|sea|river|valley|online|website|office|street|shop|store|located|nearby|centre|center|downtown|abroad|home)\b/i.test(
+        s,
+      ),
+  },
+  person: { label: 'a name', test: (s) => hasName(s) },
+  recommendation: { label: 'a name or title', test: (s) => hasName(s) },
+  reason: {
+    label: 'a cause',
+    test: (s) => /\b(because|due to|caused by|causes?|as a result|so that|therefore|thus|which means|leads? to|results? in|the reason)\b|, so\b/i.test(s),
+  },
+  procedure: {
+    label: 'an instruction',
+    test: (s) =>
+      new RegExp(`^(?:(?:first|then|next|finally|also|or|and|now|just|simply),?\\s+)?(${IMPERATIVE_VERBS})\\b`, 'i').test(s) ||
+      /\b(you can|you could|you should|you need to|you'll need|you must|you have to|make sure|go to|by (using|clicking|going))\b/i.test(s),
+  },
+  'yes-no': {
+    label: 'a yes or no',
+    test: (s) =>
+      /^(yes|no|yeah|yep|nope|not|never|always|absolutely|definitely|certainly|of course|it depends|depends|usually|generally|sometimes|only if|probably|likely|unlikely)\b/i.test(
+        s,
+      ),
+  },
+};
+
+const WEATHER = {
+  question: /\b(weather|temperature|forecast|rain\w*|sunny|climate)\b/i,
+  answer: /°|\b(sunny|sun|rain\w*|cloud\w*|wind\w*|snow\w*|storm\w*|fog\w*|humid\w*|degrees?|celsius|fahrenheit|warm|cold|hot|mild|forecast|temperature)\b/i,
+};
+
+/** A person's or a work's name: two capitalised words in a row, a capitalised word inside the sentence, or an acronym. */
+function hasName(statement: string): boolean {
+  if (/\p{Lu}\p{Ll}+\s+(?:(?:da|de|del|van|von|der|le|la)\s+)?\p{Lu}\p{Ll}+/u.test(statement)) return true;
+  if (/\b\p{Lu}{2,}\b/u.test(statement)) return true;
+  return /(?<=[\p{L},;:]\s+)\p{Lu}\p{Ll}+/u.test(statement.replace(/\bI\b/g, 'i'));
+}
+
+/** Replies that carry no answer at all: error messages, stack-trace lines. */
+const ERROR_TEXT =
+  /^\s*[\w.]*(error|exception|fatal|traceback)\b\s*[:!(]|^\s*(internal server error|bad gateway|service unavailable|gateway time-?out|not found)\b|\b(cannot read propert\w+ of|is not a function|is not defined|undefined is not|econnrefused|etimedout|stack trace|request timed out|something went wrong)\b/i;
+/** Replies that decline to answer: on the question's topic, but not an answer. */
+const REFUSAL =
+  /\b(i (do not|don't|cannot|can't|can not|am unable|am not able|have no|am not sure|do not know|don't know)|i'm (not sure|unable|sorry)|unable to (provide|answer|check|access|help)|no access to|not able to (provide|answer|check|access))\b/i;
+/** Statements about the question instead of about its answer. */
+const META = /\b((good|great|interesting|common|popular|tricky|hard) question|question (that )?(many|people|often|everyone)|people (often |always )?ask|you asked|let me (think|answer|explain))\b/i;
+const AUXILIARY = /\b(is|are|was|were|am|be|been|have|has|had|do|does|did|can|cannot|can't|will|won't|would|should|could|may|might|must)\b/i;
+const PRONOUN_START = /^(it|its|they|their|this|these|that|those|he|she|his|her|there)\b/i;
 
 /** What the verdicts read from the question, computed once for all of its statements. */
 interface Question {
-  terms: Set<string>;
-  /** The CUES whose question pattern matches, in CUES order. */
-  cues: typeof CUES;
+  kind: QuestionKind;
+  /** Content terms, in order; the first is the question's focus ("capital" in "What is the capital of Japan?"). */
+  terms: string[];
+  weather: boolean;
+  /** The question offers alternatives ("A or B?"). */
+  choice: boolean;
 }
 
 function readQuestion(question: string): Question {
-  return { terms: keyTerms(question), cues: CUES.filter((c) => c.question.test(question)) };
+  const text = question.trim().toLowerCase().replace(/[’]/g, "'");
+  const kind = KINDS.find(([, pattern]) => pattern.test(text))?.[0] ?? 'topic';
+  return { kind, terms: keyTerms(question), weather: WEATHER.question.test(question), choice: /\S\s+or\s+\S[^?]*\?\s*$/.test(text) };
 }
 
-function heuristicVerdict(question: Question, statement: string): { result: 'yes' | 'unsure' | 'no'; reason: string } {
-  const questionTerms = question.terms;
-  const statementTerms = keyTerms(statement);
-  const shared = [...questionTerms].filter((term) => statementTerms.has(term));
-  const cue = question.cues.find((c) => c.answer.test(statement));
-  const needed = Math.max(1, Math.min(questionTerms.size, 4));
-  const ratio = shared.length / needed;
-  const sharedText = shared.slice(0, 4).map((t) => `"${t}"`).join(', ');
-  if (ratio >= 0.5 || (cue && (shared.length > 0 || cue.strong))) {
-    const parts = [shared.length > 0 ? `shares ${sharedText} with the question` : '', cue ? `gives ${cue.label}` : ''].filter(Boolean);
-    return { result: 'yes', reason: `${TAG} ${parts.join(' and ')}` };
+type Verdict = { result: 'yes' | 'unsure' | 'no'; reason: string };
+
+/**
+ * One statement against the question. `alone` says whether it is the whole answer; `previous` is the
+ * verdict of the statement before it (a pronoun-led statement continues that statement's subject).
+ */
+function heuristicVerdict(question: Question, statement: string, alone: boolean, previous: Verdict | undefined): Verdict {
+  const yes = (why: string): Verdict => ({ result: 'yes', reason: `${TAG} ${why}` });
+  const unsure = (why: string): Verdict => ({ result: 'unsure', reason: `${TAG} ${why}` });
+  const no = (why: string): Verdict => ({ result: 'no', reason: `${TAG} ${why}` });
+  const text = statement.trim();
+  if (ERROR_TEXT.test(text)) return no('reads as an error message, not an answer');
+  if (REFUSAL.test(text)) return unsure('declines to answer');
+  if (META.test(text)) return unsure('talks about the question instead of answering it');
+
+  const terms = keyTerms(text);
+  const shared = question.terms.filter((term) => terms.includes(term));
+  const fresh = terms.filter((term) => !question.terms.includes(term));
+  const quoted = shared.slice(0, 3).map((t) => `"${t}"`).join(', ');
+  const cue = ANSWER_CUES[question.kind];
+  if (cue?.test(text)) return yes(`gives ${cue.label}, which the question asks for`);
+  if (question.weather && WEATHER.answer.test(text)) return yes('gives weather conditions, which the question asks for');
+
+  // A short noun phrase that is the whole answer ("Tokyo", "Jane Austen.", "Mount Everest, at 8,849
+  // metres") is a direct answer, except to questions whose answer must be a number, a time, a cause
+  // or an instruction. Its head is what comes before an apposition (comma, colon, dash, parenthesis).
+  const head = text.split(/[,:;(–—]|\s-\s/)[0];
+  const words = head.split(/\s+/).filter(Boolean).length;
+  const short = words <= 4 && !AUXILIARY.test(head) && !PRONOUN_START.test(head);
+  if (alone && short && shared.length === 0 && !['quantity', 'time', 'reason', 'procedure'].includes(question.kind)) {
+    return yes('is a direct short answer');
   }
-  if (shared.length > 0 || cue) {
-    return {
-      result: 'unsure',
-      reason: shared.length > 0 ? `${TAG} shares only ${sharedText} with the question` : `${TAG} gives ${cue!.label} but shares no key term with the question`,
-    };
+  // "Which is bigger, A or B?": a short reply naming one of the options picks it.
+  if (alone && short && question.choice && shared.length > 0) return yes(`picks ${quoted} from the question's options`);
+
+  // Saying something new about the question's focus answers "what is X" (and yes-no or open
+  // questions); only repeating the question's words, or naming its topic without its focus, does not.
+  const focus = question.terms[0];
+  if (question.kind === 'entity' && focus !== undefined && shared.includes(focus) && fresh.length >= 1) {
+    return yes(`says something about "${focus}", the question's focus`);
   }
-  return { result: 'no', reason: `${TAG} shares no key term with the question` };
+  if ((question.kind === 'yes-no' || question.kind === 'topic') && shared.length > 0 && fresh.length >= 2) {
+    return yes(`addresses ${quoted} from the question`);
+  }
+  if (shared.length > 0) {
+    return unsure(`mentions ${quoted} from the question${cue ? ` but does not give ${cue.label}` : ' but does not answer it'}`);
+  }
+  if (PRONOUN_START.test(text) && previous && previous.result !== 'no') return unsure('continues the previous statement');
+  return no('shares no key term with the question and gives nothing it asks for');
 }
 
 function splitStatements(text: string): string[] {
@@ -136,16 +251,18 @@ function answer(options: any): string {
     case RELEVANCY_TASKS.verdicts: {
       const statements: string[] = Array.isArray(data.statements) ? data.statements : [];
       const question = readQuestion(String(data.input ?? ''));
-      return JSON.stringify({
-        results: statements.map((statement, i) => ({ index: i + 1, ...heuristicVerdict(question, String(statement)) })),
-      });
+      const results: Verdict[] = [];
+      for (const statement of statements) {
+        results.push(heuristicVerdict(question, String(statement), statements.length === 1, results.at(-1)));
+      }
+      return JSON.stringify({ results: results.map((verdict, i) => ({ index: i + 1, ...verdict })) });
     }
     case RELEVANCY_TASKS.reason: {
       const results: Array<{ result: string }> = Array.isArray(data.results) ? data.results : [];
       const count = (v: string) => results.filter((r) => r.result === v).length;
       return (
-        `The score is ${data.score} because ${count('yes')} of ${results.length} statements share key terms with the question, ` +
-        `${count('unsure')} only touch on it and ${count('no')} do not. ${TAG} Judged by word overlap, without a language model.`
+        `The score is ${data.score} because ${count('yes')} of ${results.length} statements answer the question, ` +
+        `${count('unsure')} only touch on it and ${count('no')} do not. ${TAG} Judged by word overlap and answer-type cues, without a language model.`
       );
     }
     default: {

@@ -1,0 +1,67 @@
+/**
+ * The offline judge against a hand-labelled answer-relevancy set (`calibration/relevancy-set.json`:
+ * where its labels come from and the rubric are in the file). Prints the mean absolute error.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { createAnswerRelevancyScorer, offlineJudge } from '../../src/runtime/index.js';
+
+interface Case {
+  id: string;
+  type: string;
+  split: 'dev' | 'holdout';
+  question: string;
+  answer: string;
+  verdicts: Array<'yes' | 'unsure' | 'no'>;
+  score: number;
+  note: string;
+}
+const set: { rubric: Record<string, string>; labels: string; cases: Case[] } = JSON.parse(
+  readFileSync(new URL('./calibration/relevancy-set.json', import.meta.url), 'utf8'),
+);
+const scorer = createAnswerRelevancyScorer({ model: offlineJudge() });
+const WEIGHT = { yes: 1, unsure: 0.3, no: 0 };
+const round2 = (n: number) => Math.round((n + Number.EPSILON) * 100) / 100;
+
+describe('offlineJudge calibration', () => {
+  it('the set is what it claims: at least 40 cases, every question type, labels consistent with the rubric', () => {
+    expect(set.cases.length).toBeGreaterThanOrEqual(40);
+    expect(new Set(set.cases.map((c) => c.id)).size).toBe(set.cases.length);
+    const types = new Set(set.cases.map((c) => c.type));
+    for (const type of ['what', 'who', 'when', 'where', 'how-many', 'how-to', 'yes-no', 'off-topic', 'error', 'empty']) expect(types).toContain(type);
+    for (const c of set.cases) {
+      const expected = c.verdicts.length === 0 ? 0 : round2(c.verdicts.reduce((sum, v) => sum + WEIGHT[v], 0) / c.verdicts.length);
+      expect(c.score, c.id).toBe(expected);
+    }
+    expect(set.labels).toMatch(/labelled by hand/);
+  });
+
+  it('mean absolute error of createAnswerRelevancyScorer({ model: offlineJudge() }) is at most 0.15', async () => {
+    const rows: Array<{ c: Case; got: number; error: number }> = [];
+    for (const c of set.cases) {
+      const result = await scorer.run({ input: c.question, output: c.answer });
+      rows.push({ c, got: result.score!, error: Math.abs(result.score! - c.score) });
+    }
+    const mae = (list: typeof rows) => list.reduce((sum, r) => sum + r.error, 0) / list.length;
+    const bySplit = (split: Case['split']) => rows.filter((r) => r.c.split === split);
+    const report = [
+      `offlineJudge answer-relevancy MAE: ${mae(rows).toFixed(3)} over ${rows.length} cases` +
+        ` (dev ${mae(bySplit('dev')).toFixed(3)} over ${bySplit('dev').length}` +
+        (bySplit('holdout').length ? `, holdout ${mae(bySplit('holdout')).toFixed(3)} over ${bySplit('holdout').length})` : ')'),
+      ...rows
+        .filter((r) => r.error > 0)
+        .sort((a, b) => b.error - a.error)
+        .map((r) => `  ${r.c.id.padEnd(14)} expected ${r.c.score.toFixed(2)} got ${r.got.toFixed(2)}  ${JSON.stringify(r.c.answer)}`),
+    ];
+    console.log(report.join('\n'));
+    expect(mae(rows)).toBeLessThanOrEqual(0.15);
+  });
+
+  it('the two known failures of the first heuristic are fixed (SPEC 9)', async () => {
+    const question = 'What is the capital of Japan?';
+    expect((await scorer.run({ input: question, output: 'Tokyo' })).score).toBe(1);
+    const topicOnly = await scorer.run({ input: question, output: 'Japan is an island nation with great food.' });
+    expect(topicOnly.score).toBeLessThanOrEqual(0.3);
+    expect(topicOnly.analyzeStepResult.results[0]).toEqual({ result: 'unsure', reason: expect.stringMatching(/^\[offline heuristic\] mentions "japan"/) });
+  });
+});
