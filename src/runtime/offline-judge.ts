@@ -4,11 +4,14 @@
  * It is an AI SDK language model object (specification v3: `doGenerate`, `doStream`), marked so that
  * this package's model adapter calls it directly. It does not read prompt text: each judge call of
  * this package carries its purpose and data in `providerOptions['agent-scorers']` (real providers
- * ignore that key), and the offline judge answers those tasks with word-overlap heuristics:
+ * ignore that key), and the offline judge answers those tasks with heuristics, not a language model:
  * - answer-relevancy statements: sentence splitting;
- * - answer-relevancy verdicts: shared key terms between question and statement (after stop-word
- *   removal and light stemming), plus answer-type cues (a number for "how many", weather words for a
- *   weather question, ...): many shared terms → yes, some or a cue → unsure, none → no;
+ * - answer-relevancy verdicts: the question's kind, read from its question word (how many → a number,
+ *   when → a time, where → a place, who → a name, why → a cause, how do I → an instruction, yes-no,
+ *   what/which → something said about its focus term); a statement giving the asked kind of content,
+ *   or a short noun phrase that is the whole answer ("Tokyo"), is `yes`; one that only mentions the
+ *   question's terms, declines, or talks about the question is `unsure`; error messages and unrelated
+ *   text are `no`. Calibrated against a hand-labelled set (test/runtime/calibration/): see README;
  * - answer-relevancy reason: a templated explanation.
  * For any other call it returns a placeholder: JSON that fits the requested schema (strings say
  * "heuristic", numbers are 0, booleans false, arrays empty) or a text saying no model was used.
@@ -36,12 +39,14 @@ function stem(word: string): string {
   if (w.length > 3 && w.endsWith('s') && !w.endsWith('ss')) w = w.slice(0, -1);
   if (w.length > 5 && w.endsWith('ing')) return w.slice(0, -3);
   if (w.length > 4 && w.endsWith('ed')) return w.slice(0, -2);
-  return w;
+  // "compile" and "compiled" meet at "compil".
+  return w.length > 3 && w.endsWith('e') && !w.endsWith('ee') ? w.slice(0, -1) : w;
 }
 
 /** Content terms of a text, in order of first appearance: lower-cased words minus stop words, lightly stemmed. */
 function keyTerms(text: string): string[] {
-  const words = text.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu) ?? [];
+  // Hyphenated words count by their parts: "visa-free" mentions "visa".
+  const words = text.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}'’]*/gu) ?? [];
   const terms = words
     .map((w) => w.replace(/['’]s$/, ''))
     .filter((w) => !STOP_WORDS.has(w))
@@ -54,10 +59,21 @@ function keyTerms(text: string): string[] {
  * What kind of answer a question asks for, read from its question word (or its first word for
  * yes-no questions and requests). Each kind has an answer cue: the kind of content that answers it.
  */
-type QuestionKind = 'quantity' | 'time' | 'place' | 'person' | 'reason' | 'procedure' | 'recommendation' | 'yes-no' | 'entity' | 'topic';
+type QuestionKind =
+  | 'quantity'
+  | 'time'
+  | 'place'
+  | 'person'
+  | 'reason'
+  | 'procedure'
+  | 'recommendation'
+  | 'yes-no'
+  | 'mechanism'
+  | 'entity'
+  | 'topic';
 
 const KINDS: Array<[QuestionKind, RegExp]> = [
-  ['time', /\bwhen\b|\bwhat (year|time|date|day)\b|\bhow long ago\b/],
+  ['time', /\bwhen\b|\bwhat (year|time|date|day)\b|\bhow long ago\b|\b(opening|closing|business|office) (hours|times)\b|\b(timetable|schedule)\b/],
   ['quantity', /\bhow (many|much|old|long|far|big|tall|fast|often|large|heavy|high|deep|wide|small)\b|\bwhat (percentage|number|amount)\b/],
   ['place', /\bwhere\b/],
   ['person', /\bwho(m|se)?\b/],
@@ -65,7 +81,8 @@ const KINDS: Array<[QuestionKind, RegExp]> = [
   ['procedure', /\bhow (do|can|should|could|would|might) (i|we|you|one)\b|\bhow to\b|\b(steps|instructions) (to|for)\b/],
   ['recommendation', /\b(recommend|suggest)\b/],
   ['yes-no', /^(is|are|was|were|am|do|does|did|can|could|will|would|should|shall|may|might|has|have|had|must)\b/],
-  ['entity', /\b(what|which)\b|^(explain|describe|define)\b|\bhow (does|do|did|is|are)\b/],
+  ['mechanism', /\bhow (does|do|did|is|are)\b/],
+  ['entity', /\b(what|which)\b|^(explain|describe|define)\b/],
 ];
 
 const NUMBER_WORDS =
@@ -80,17 +97,21 @@ const IMPERATIVE_VERBS =
   'put|read|remove|replace|reset|restart|run|save|select|set|sign|start|stop|take|tap|try|turn|type|unplug|update|upgrade|use|' +
   'visit|wait|wash|write';
 
+const NUMBER_WORD = new RegExp(`\\b(${NUMBER_WORDS})\\b`, 'i');
+const TIME_WORD = new RegExp(
+  `\\b(${MONTHS}|${DAYS}|today|tomorrow|tonight|yesterday|now|ago|soon|morning|afternoon|evening|midnight|noon|daily|weekly|century|centuries|decade|bc|bce|ad|(next|last|this) (week|month|year))\\b`,
+  'i',
+);
+const IMPERATIVE = new RegExp(`^(?:(?:first|then|next|finally|also|or|and|now|just|simply),?\\s+)?(${IMPERATIVE_VERBS})\\b`, 'i');
+
 /** The answer cue of each kind of question: content of the asked kind. */
 const ANSWER_CUES: Partial<Record<QuestionKind, { label: string; test: (statement: string) => boolean }>> = {
-  quantity: { label: 'a number', test: (s) => /\d/.test(s) || new RegExp(`\\b(${NUMBER_WORDS})\\b`, 'i').test(s) },
+  quantity: { label: 'a number', test: (s) => /\d/.test(s) || NUMBER_WORD.test(s) },
   time: {
     label: 'a time or date',
     test: (s) =>
       /\b(1\d{3}|20\d{2})s?\b|\b\d{1,2}(:\d{2})?\s?(am|pm)\b|\b\d{1,2}:\d{2}\b|\b\d+(st|nd|rd|th) century\b/i.test(s) ||
-      new RegExp(
-        `\\b(${MONTHS}|${DAYS}|today|tomorrow|tonight|yesterday|now|ago|soon|morning|afternoon|evening|midnight|noon|daily|weekly|century|centuries|decade|bc|bce|ad|(next|last|this) (week|month|year))\\b`,
-        'i',
-      ).test(s),
+      TIME_WORD.test(s),
   },
   place: {
     label: 'a place',
@@ -104,12 +125,13 @@ const ANSWER_CUES: Partial<Record<QuestionKind, { label: string; test: (statemen
   recommendation: { label: 'a name or title', test: (s) => hasName(s) },
   reason: {
     label: 'a cause',
-    test: (s) => /\b(because|due to|caused by|causes?|as a result|so that|therefore|thus|which means|leads? to|results? in|the reason)\b|, so\b/i.test(s),
+    test: (s) =>
+      /\b(because|due to|caused by|causes?|as a result|so that|in order to|therefore|thus|which means|leads? to|results? in|the reason|when)\b|, so\b/i.test(s),
   },
   procedure: {
     label: 'an instruction',
     test: (s) =>
-      new RegExp(`^(?:(?:first|then|next|finally|also|or|and|now|just|simply),?\\s+)?(${IMPERATIVE_VERBS})\\b`, 'i').test(s) ||
+      IMPERATIVE.test(s) ||
       /\b(you can|you could|you should|you need to|you'll need|you must|you have to|make sure|go to|by (using|clicking|going))\b/i.test(s),
   },
   'yes-no': {
@@ -133,16 +155,28 @@ function hasName(statement: string): boolean {
   return /(?<=[\p{L},;:]\s+)\p{Lu}\p{Ll}+/u.test(statement.replace(/\bI\b/g, 'i'));
 }
 
+/** A capitalised word inside the statement that the question does not contain: a name the answer brings. */
+function freshName(question: Question, statement: string): boolean {
+  const inside = statement.match(/(?<=\S\s+)\p{Lu}[\p{L}\p{N}]+/gu) ?? [];
+  const first = statement.match(/^\p{Lu}[\p{L}\p{N}]+/u)?.[0];
+  const names = first && !STOP_WORDS.has(first.toLowerCase()) ? [first, ...inside] : inside;
+  return names.some((name) => !question.terms.includes(stem(name.toLowerCase())));
+}
+
 /** Replies that carry no answer at all: error messages, stack-trace lines. */
 const ERROR_TEXT =
-  /^\s*[\w.]*(error|exception|fatal|traceback)\b\s*[:!(]|^\s*(internal server error|bad gateway|service unavailable|gateway time-?out|not found)\b|\b(cannot read propert\w+ of|is not a function|is not defined|undefined is not|econnrefused|etimedout|stack trace|request timed out|something went wrong)\b/i;
+  /^\s*[\w.]*(error|exception|fatal|traceback)\b\s*[:!(]|^\s*[45]\d\d\s+\p{Lu}|\b(service unavailable|internal server error)\b|^\s*(internal server error|bad gateway|service unavailable|gateway time-?out|not found)\b|\b(cannot read propert\w+ of|is not a function|is not defined|undefined is not|econnrefused|etimedout|stack trace|request timed out|something went wrong)\b/iu;
 /** Replies that decline to answer: on the question's topic, but not an answer. */
 const REFUSAL =
   /\b(i (do not|don't|cannot|can't|can not|am unable|am not able|have no|am not sure|do not know|don't know)|i'm (not sure|unable|sorry)|unable to (provide|answer|check|access|help)|no access to|not able to (provide|answer|check|access))\b/i;
 /** Statements about the question instead of about its answer. */
 const META = /\b((good|great|interesting|common|popular|tricky|hard) question|question (that )?(many|people|often|everyone)|people (often |always )?ask|you asked|let me (think|answer|explain))\b/i;
 const AUXILIARY = /\b(is|are|was|were|am|be|been|have|has|had|do|does|did|can|cannot|can't|will|won't|would|should|could|may|might|must)\b/i;
-const PRONOUN_START = /^(it|its|they|their|this|these|that|those|he|she|his|her|there)\b/i;
+const PRONOUN_START = /^(it|its|they|their|this|these|that|those|he|she|his|her|there|you)\b/i;
+/** A definition's shape: "X is a ...", "X are the ...", "X means ...". */
+const DEFINITION = /\b(is|are|was|were)\s+(a|an|the|one|any|when|where|how)\b|\b(means|refers to|stands for|is called|are called)\b/i;
+/** Questions about a failure, which an error message answers. */
+const ABOUT_FAILURE = /\b(fail\w*|error\w*|crash\w*|broke\w*|broken|wrong|exception|bug)\b/i;
 
 /** What the verdicts read from the question, computed once for all of its statements. */
 interface Question {
@@ -150,6 +184,8 @@ interface Question {
   /** Content terms, in order; the first is the question's focus ("capital" in "What is the capital of Japan?"). */
   terms: string[];
   weather: boolean;
+  /** The question asks about a failure ("Why did the build fail?"): an error message answers it. */
+  failure: boolean;
   /** The question offers alternatives ("A or B?"). */
   choice: boolean;
 }
@@ -157,7 +193,7 @@ interface Question {
 function readQuestion(question: string): Question {
   const text = question.trim().toLowerCase().replace(/[’]/g, "'");
   const kind = KINDS.find(([, pattern]) => pattern.test(text))?.[0] ?? 'topic';
-  return { kind, terms: keyTerms(question), weather: WEATHER.question.test(question), choice: /\S\s+or\s+\S[^?]*\?\s*$/.test(text) };
+  return { kind, terms: keyTerms(question), weather: WEATHER.question.test(question), failure: ABOUT_FAILURE.test(text), choice: /\S\s+or\s+\S[^?]*\?\s*$/.test(text) };
 }
 
 type Verdict = { result: 'yes' | 'unsure' | 'no'; reason: string };
@@ -171,7 +207,10 @@ function heuristicVerdict(question: Question, statement: string, alone: boolean,
   const unsure = (why: string): Verdict => ({ result: 'unsure', reason: `${TAG} ${why}` });
   const no = (why: string): Verdict => ({ result: 'no', reason: `${TAG} ${why}` });
   const text = statement.trim();
-  if (ERROR_TEXT.test(text)) return no('reads as an error message, not an answer');
+  if (!/[\p{L}\p{N}]/u.test(text)) return no('says nothing');
+  if (ERROR_TEXT.test(text)) {
+    return question.failure ? yes('gives an error message, which the question about a failure asks for') : no('reads as an error message, not an answer');
+  }
   if (REFUSAL.test(text)) return unsure('declines to answer');
   if (META.test(text)) return unsure('talks about the question instead of answering it');
 
@@ -195,15 +234,20 @@ function heuristicVerdict(question: Question, statement: string, alone: boolean,
   // "Which is bigger, A or B?": a short reply naming one of the options picks it.
   if (alone && short && question.choice && shared.length > 0) return yes(`picks ${quoted} from the question's options`);
 
-  // Saying something new about the question's focus answers "what is X" (and yes-no or open
-  // questions); only repeating the question's words, or naming its topic without its focus, does not.
+  // "What is X?" is answered by a statement about its focus X that defines it or names something new
+  // ("... is the process ...", "... is Paris"); "How does X work?" by one that says what X does;
+  // a yes-no question by one that takes up most of what it asks. Only repeating the question's
+  // words, or naming its topic without its focus, does not answer.
   const focus = question.terms[0];
-  if (question.kind === 'entity' && focus !== undefined && shared.includes(focus) && fresh.length >= 1) {
-    return yes(`says something about "${focus}", the question's focus`);
+  const aboutFocus = focus !== undefined && shared.includes(focus) && fresh.length >= 1;
+  if (question.kind === 'entity' && aboutFocus && (DEFINITION.test(text) || freshName(question, text))) {
+    return yes(`says what "${focus}" is, the question's focus`);
   }
-  if ((question.kind === 'yes-no' || question.kind === 'topic') && shared.length > 0 && fresh.length >= 2) {
-    return yes(`addresses ${quoted} from the question`);
+  if (question.kind === 'mechanism' && aboutFocus && fresh.length >= 3) return yes(`says what "${focus}" does`);
+  if (question.kind === 'yes-no' && shared.length * 2 > question.terms.length && fresh.length >= 1) {
+    return yes(`takes up ${quoted} from the question`);
   }
+  if (question.kind === 'topic' && shared.length > 0 && fresh.length >= 2) return yes(`addresses ${quoted} from the question`);
   if (shared.length > 0) {
     return unsure(`mentions ${quoted} from the question${cue ? ` but does not give ${cue.label}` : ' but does not answer it'}`);
   }

@@ -9,7 +9,7 @@ import { createAnswerRelevancyScorer, offlineJudge } from '../../src/runtime/ind
 interface Case {
   id: string;
   type: string;
-  split: 'dev' | 'holdout';
+  split: 'dev' | 'holdout-1' | 'holdout-2';
   question: string;
   answer: string;
   verdicts: Array<'yes' | 'unsure' | 'no'>;
@@ -44,10 +44,9 @@ describe('offlineJudge calibration', () => {
     }
     const mae = (list: typeof rows) => list.reduce((sum, r) => sum + r.error, 0) / list.length;
     const bySplit = (split: Case['split']) => rows.filter((r) => r.c.split === split);
+    const splits = (['dev', 'holdout-1', 'holdout-2'] as const).map((split) => `${split} ${mae(bySplit(split)).toFixed(3)} over ${bySplit(split).length}`);
     const report = [
-      `offlineJudge answer-relevancy MAE: ${mae(rows).toFixed(3)} over ${rows.length} cases` +
-        ` (dev ${mae(bySplit('dev')).toFixed(3)} over ${bySplit('dev').length}` +
-        (bySplit('holdout').length ? `, holdout ${mae(bySplit('holdout')).toFixed(3)} over ${bySplit('holdout').length})` : ')'),
+      `offlineJudge answer-relevancy MAE: ${mae(rows).toFixed(3)} over ${rows.length} cases (${splits.join(', ')})`,
       ...rows
         .filter((r) => r.error > 0)
         .sort((a, b) => b.error - a.error)
