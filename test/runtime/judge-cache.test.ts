@@ -397,7 +397,8 @@ describe('cachedJudge: the file', () => {
 import { syncBuiltinESMExports } from 'node:module';
 import { cachedJudge } from ${JSON.stringify(pathToFileURL(path.join(REPO, 'dist/runtime/index.js')).href)};
 // Stop between the temporary file and the rename, tell the parent, and wait to be killed.
-fs.promises.rename = (from) => { process.send({ temp: from }); return new Promise(() => {}); };
+// (The interval keeps the process alive: a pending promise alone would let it exit.)
+fs.promises.rename = (from) => { setInterval(() => {}, 1000); process.send({ temp: from }); return new Promise(() => {}); };
 syncBuiltinESMExports();
 const model = { specificationVersion: 'v3', provider: 'mock-provider', modelId: 'mock-model-id', supportedUrls: {},
   doGenerate: async () => ({ content: [{ type: 'text', text: 'new' }], finishReason: { unified: 'stop', raw: 'stop' },
@@ -442,5 +443,71 @@ describe('cachedJudge: bundles that never call it', () => {
 
     const registry = await bundle('registry.js');
     expect(Object.keys(registry.metafile.inputs).filter((f) => /judge-cache|model\.js/.test(f))).toEqual([]);
+  });
+});
+
+describe('cachedJudge: other model shapes and the middleware', () => {
+  it('wraps a spec v2 model: its reply is returned and recorded in spec v3 shape', async () => {
+    const file = path.join(dir, 'v2.jsonl');
+    const calls: unknown[] = [];
+    const v2 = {
+      specificationVersion: 'v2',
+      provider: 'old-provider',
+      modelId: 'old-model',
+      supportedUrls: {},
+      doGenerate: async (options: unknown) => {
+        calls.push(options);
+        return { content: [{ type: 'text', text: '{"score": 0.75}' }], finishReason: 'stop', usage: { inputTokens: 3, outputTokens: 2, totalTokens: 5 }, warnings: [] };
+      },
+      doStream: async () => {
+        throw new Error('not used');
+      },
+    };
+    const scorer = () =>
+      createScorer({ id: 'v2', description: 'd', judge: { model: cachedJudge(v2, { file }), instructions: 'i' } }).generateScore({
+        description: 's',
+        createPrompt: () => 'score it',
+      });
+    const first = await scorer().run({ output: 'x' });
+    const second = await scorer().run({ output: 'x' });
+    expect(calls).toHaveLength(1);
+    expect([first.score, second.score]).toEqual([0.75, 0.75]);
+    expect(first.usage?.total).toEqual({ inputTokens: 3, outputTokens: 2, totalTokens: 5, modelCalls: 1, cachedCalls: 0 });
+    expect(second.usage?.total).toEqual({ inputTokens: 3, outputTokens: 2, totalTokens: 5, modelCalls: 1, cachedCalls: 1 });
+    expect(await lines(file)).toEqual([expect.objectContaining({ provider: 'old-provider', modelId: 'old-model', text: '{"score": 0.75}', finishReason: 'stop' })]);
+  });
+
+  it('judgeCacheMiddleware works with the AI SDK\'s own wrapLanguageModel, for generateText and streamText', async () => {
+    const { generateText, streamText, wrapLanguageModel } = await import('ai');
+    const { judgeCacheMiddleware } = await import('../../src/runtime/index.js');
+    const file = path.join(dir, 'middleware.jsonl');
+    const inner = judgeModel();
+    const model = wrapLanguageModel({ model: inner, middleware: judgeCacheMiddleware({ file }) as any });
+    const ask = () => generateText({ model, prompt: 'Say something', temperature: 0 });
+    const first = await ask();
+    const second = await ask();
+    expect(inner.doGenerateCalls).toHaveLength(1);
+    expect(second.text).toBe(first.text);
+    expect((first.providerMetadata as any)['agent-scorers'].judgeCache.hit).toBe(false);
+    expect((second.providerMetadata as any)['agent-scorers'].judgeCache.hit).toBe(true);
+    expect(second.usage.inputTokens).toBe(12);
+
+    const streamed = streamText({ model, prompt: 'Say something', temperature: 0 });
+    expect(await streamed.text).toBe(first.text);
+    expect(inner.doGenerateCalls).toHaveLength(1);
+    expect(inner.doStreamCalls).toHaveLength(0);
+  });
+
+  it('takes a file name with quotes, spaces and unicode', async () => {
+    const file = path.join(dir, 'ju"dge cäche ${x}', 'réplies \'1\'.jsonl');
+    const model = judgeModel();
+    const call = { prompt: [{ role: 'user', content: [{ type: 'text', text: 'q' }] }] };
+    await cachedJudge(model, { file }).doGenerate(call);
+    const replay = await cachedJudge(model, { file, mode: 'replay' }).doGenerate(call);
+    expect(replay.providerMetadata['agent-scorers'].judgeCache.hit).toBe(true);
+    expect(model.doGenerateCalls).toHaveLength(1);
+    const error = await cachedJudge(model, { file, mode: 'replay' }).doGenerate({ prompt: [{ role: 'user', content: [{ type: 'text', text: 'other' }] }] }).catch((e) => e);
+    expect(error).toBeInstanceOf(JudgeCacheMiss);
+    expect(error.message).toContain(`"other" is not recorded in ${file}.`);
   });
 });
