@@ -4,7 +4,8 @@
  *
  * The work is done by `judgeCacheMiddleware`, an AI SDK language-model middleware (`wrapGenerate`,
  * `wrapStream`) that users of `wrapLanguageModel` can also apply themselves. `cachedJudge` applies it
- * without `ai`, because the runtime loads `ai` only for a real model call and a replayed run needs none.
+ * itself, so that it can be made synchronously at import time without loading `ai` (the runtime loads
+ * `ai` lazily) and so that a `'provider/model'` string is resolved only when a request must be sent.
  *
  * - Key: SHA-256 of canonical JSON (sorted keys) of the provider, the model id and every call option
  *   except transport ones (`abortSignal`, `headers`, `includeRawChunks`): prompt messages, response
