@@ -1,98 +1,206 @@
 /**
- * The `dts` option: a declaration file typing the literal agent keys and, per agent, the literal
- * scorer keys (or the function type). `generateDts` is pure and deterministic; every name goes
- * through JSON.stringify, which yields a valid TypeScript string literal for any input.
+ * The declarations of the registry, typed from the sources: each scorer key from the type of its
+ * file's default export (`typeof import(...)`), each config key from the config's own type, the
+ * function form as the config's function type. The generic helpers (`FileEntry`, `ConfigEntry`, ...)
+ * live in `agent-scorers` (src/runtime/types.ts), so the generated text stays short.
  *
- * The file is a script (no top-level import or export), so its `declare module` blocks are ambient
- * module declarations. Exact declarations take precedence over the wildcard patterns of
- * `agent-scorers/client`, so both may be loaded together.
+ * One generator, two forms:
+ * - `ambient`: the `dts` option's file, a script (no top-level import or export) whose
+ *   `declare module` blocks type `virtual:agent-scorers` and the per-agent modules. Exact module
+ *   names take precedence over the wildcard patterns of `agent-scorers/client`, so both may load.
+ * - `module`: the declarations beside a generated ES module (`agent-scorers.gen.mjs`): the same
+ *   exports, plus one named export per agent whose key is an identifier.
+ *
+ * Import paths are relative to the written file and keep each source's real extension, with
+ * `resolution-mode: 'import'`: measured with TypeScript 5.9, that form resolves `.ts`, `.mts`, `.js`
+ * and `.mjs` sources under `moduleResolution` `bundler`, `node16` and `nodenext`, in CommonJS and ESM
+ * packages, with no `allowImportingTsExtensions` (an extensionless path fails under node16/nodenext,
+ * and without the attribute node16 refuses `.mts` from a CommonJS-format file). Every name goes
+ * through JSON.stringify, a valid TypeScript string literal for any input. Pure and deterministic.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Plan } from './plan.js';
 import { lit, VIRTUAL_ID } from './codegen.js';
+import { toPosix } from './scan.js';
+
+/** Where one scorer key's type comes from. `file` is an absolute POSIX path. */
+export type DtsScorer = { key: string; source: 'file'; file: string } | { key: string; source: 'config' };
 
 export interface DtsAgent {
   key: string;
   /**
-   * `record`: the registry holds a record with `keys` (plus unknown keys when `open`);
+   * `record`: the registry holds a record with `scorers` (plus unknown keys when `open`);
    * `function`: `config.scorers` is a function; `unknown`: not statically evident, either one.
    */
   form: 'record' | 'function' | 'unknown';
-  /** Scorer keys known at build time, in registry order. */
-  keys: string[];
+  /** Absolute POSIX path of the config file, or null. */
+  config: string | null;
+  /** Scorer keys known at build time, in registry order, each with its source. */
+  scorers: DtsScorer[];
   /** The record may hold keys that are known only at run time (a spread in `config.scorers`). */
   open: boolean;
 }
 
-/** What the declaration file needs from a plan: per agent, its form and known keys. */
+export type DtsForm = 'ambient' | 'module';
+
+export interface DtsOptions {
+  /** Absolute path of the file being written: import paths are relative to its folder. */
+  file: string;
+  /** Default `ambient`. */
+  form?: DtsForm;
+}
+
+/** What the declarations need from a plan: per agent, its form and its keys' sources. */
 export function dtsAgents(planned: Plan): DtsAgent[] {
   return planned.agents.map((agent): DtsAgent => {
     const key = agent.folder.key;
     const kind = agent.config?.kind ?? 'none';
-    const manifestKeys = Object.keys(planned.manifest.agents[key]?.scorers ?? {});
-    if (kind === 'function') return { key, form: 'function', keys: [], open: false };
-    if (kind === 'unknown') return { key, form: 'unknown', keys: agent.files.map((f) => f.key), open: true };
-    return { key, form: 'record', keys: manifestKeys, open: kind === 'record' && agent.config!.open };
+    const config = agent.folder.config && `${agent.folder.path}/${agent.folder.config}`;
+    const fileOf = (file: { key: string; path: string }): DtsScorer => ({ key: file.key, source: 'file', file: file.path });
+    if (kind === 'function') return { key, form: 'function', config, scorers: [], open: false };
+    if (kind === 'unknown') return { key, form: 'unknown', config, scorers: agent.files.map(fileOf), open: true };
+    // The manifest holds the resolved keys in registry order, each from a file or from the config.
+    const imported = new Map(agent.files.filter((f) => f.imported).map((f) => [f.key, f]));
+    const listed = planned.manifest.agents[key]?.scorers ?? {};
+    const scorers = Object.keys(listed).map((k): DtsScorer => {
+      const file = listed[k]!.source === 'file' ? imported.get(k) : undefined;
+      return file ? fileOf(file) : { key: k, source: 'config' };
+    });
+    return { key, form: 'record', config, scorers, open: kind === 'record' && agent.config!.open };
   });
 }
 
 export const DTS_HEADER = [
-  '// Generated by agent-scorers from your agent folders. DO NOT EDIT: the plugin rewrites this file',
-  '// whenever an agent, scorer file or config changes (dev server, watch mode and every build).',
+  '// Generated by agent-scorers from your agent folders. DO NOT EDIT: it is rewritten whenever an',
+  '// agent, scorer file or config changes (dev server, watch mode, every build and generation).',
 ];
 
-function recordType(agent: DtsAgent, indent: string): string {
-  const lines = agent.keys.map((k) => `${indent}  readonly ${lit(k)}: ScorerEntry;`);
-  if (agent.open) lines.push(`${indent}  readonly [key: string]: ScorerEntry;`);
-  return lines.length === 0 ? '{}' : `{\n${lines.join('\n')}\n${indent}}`;
+const RESERVED = new Set(
+  ('break case catch class const continue debugger default delete do else enum export extends false finally for function if ' +
+    'import in instanceof new null return super switch this throw true try typeof var void while with ' +
+    'implements interface let package private protected public static yield await eval arguments').split(' '),
+);
+/** The `module` form's own named exports, which an agent export must not shadow. */
+const MODULE_EXPORTS = new Set(['manifest', 'resolveScorers']);
+const IDENTIFIER = /^[\p{ID_Start}$_][\p{ID_Continue}$\u200C\u200D]*$/u;
+
+/**
+ * Whether an agent key is also a named export of the generated ES module: an identifier that is no
+ * reserved word (nor `eval`/`arguments`, which strict code cannot bind) and no other export's name.
+ * The generated module and its declarations must agree on this, so both use this function.
+ */
+export function isAgentExportName(key: string): boolean {
+  return IDENTIFIER.test(key) && !RESERVED.has(key) && !MODULE_EXPORTS.has(key);
 }
 
-/** The declaration file's full text. */
-export function generateDts(agents: readonly DtsAgent[]): string {
-  const out: string[] = [...DTS_HEADER, ''];
-  out.push(`declare module ${lit(VIRTUAL_ID)} {`);
-  out.push(`  import type { Manifest, ScorerEntry, ScorerRecord, ScorersFunction } from "agent-scorers";`);
-  out.push('');
-  out.push('  /** What the registry holds per agent: a record of scorer entries, or the config.scorers function. */');
-  out.push('  export interface AgentScorers {');
-  for (const agent of agents) {
-    const type =
-      agent.form === 'function'
-        ? 'ScorersFunction'
-        : agent.form === 'unknown'
-          ? `${recordType(agent, '    ')} | ScorersFunction`
-          : recordType(agent, '    ');
-    out.push(`    readonly ${lit(agent.key)}: ${type};`);
+/** Sources TypeScript reads only with `allowJs`; without it their type is `any` plus an error. */
+const JS_SOURCE = /\.[cm]?jsx?$/;
+
+/**
+ * The type of a source's default export. TypeScript turns `\` into `/` in module paths, so a file
+ * name holding one cannot be imported by TypeScript at all: such a key gets the loose type.
+ */
+function sourceType(from: string, file: string): string | null {
+  if (file.includes('\\')) return null;
+  let rel = toPosix(path.relative(from, file));
+  if (!rel.startsWith('../')) rel = `./${rel}`;
+  return `typeof import(${lit(rel)}, { with: { "resolution-mode": "import" } }).default`;
+}
+
+interface Writer {
+  from: string;
+  lines: string[];
+}
+
+/** One property line, preceded by a `@ts-ignore` where the source is JavaScript (no error without allowJs). */
+function property(w: Writer, indent: string, name: string, type: string, source: string | null): void {
+  if (source !== null && JS_SOURCE.test(source)) {
+    w.lines.push(`${indent}// @ts-ignore: typed when TypeScript reads JavaScript (allowJs), else any`);
   }
-  out.push('  }');
-  out.push('');
-  out.push('  /** What `resolveScorers` resolves to per agent: always a record. */');
-  out.push('  export interface ResolvedAgentScorers {');
-  for (const agent of agents) {
-    const type = agent.form === 'record' ? `AgentScorers[${lit(agent.key)}]` : agent.form === 'function' ? 'ScorerRecord' : recordType(agent, '    ');
-    out.push(`    readonly ${lit(agent.key)}: ${type};`);
+  w.lines.push(`${indent}readonly ${lit(name)}: ${type};`);
+}
+
+function recordType(w: Writer, agent: DtsAgent, indent: string, tail: string): void {
+  const inner = `${indent}  `;
+  const config = agent.config === null ? null : sourceType(w.from, agent.config);
+  const head = w.lines.length;
+  w.lines.push(`${indent}readonly ${lit(agent.key)}: {`);
+  for (const scorer of agent.scorers) {
+    if (scorer.source === 'file') {
+      const type = sourceType(w.from, scorer.file);
+      property(w, inner, scorer.key, type === null ? 'LooseScorerEntry' : `FileEntry<${type}>`, type && scorer.file);
+    } else {
+      property(w, inner, scorer.key, config === null ? 'LooseScorerEntry' : `ConfigEntry<${config}, ${lit(scorer.key)}>`, config && agent.config);
+    }
   }
-  out.push('  }');
-  out.push('');
-  out.push('  export type AgentKey = keyof AgentScorers;');
-  out.push('  const registry: AgentScorers;');
-  out.push('  export default registry;');
-  out.push('  export const manifest: Manifest;');
-  out.push('  export function resolveScorers<K extends AgentKey>(agentKey: K, options?: { requestContext?: unknown }): Promise<ResolvedAgentScorers[K]>;');
-  out.push('}');
+  if (agent.open) w.lines.push(`${inner}readonly [key: string]: LooseScorerEntry;`);
+  if (w.lines.length === head + 1) w.lines[head] = `${indent}readonly ${lit(agent.key)}: {}${tail};`;
+  else w.lines.push(`${indent}}${tail};`);
+}
+
+function registryBody(w: Writer, agents: readonly DtsAgent[], indent: string, declare: string): void {
+  const i = indent;
+  w.lines.push(
+    `${i}import type { ConfigEntry, ConfigFunction, FileEntry, LooseScorerEntry, LooseScorersFunction, Manifest, ResolvedEntries } from "agent-scorers";`,
+    '',
+    `${i}/** What the registry holds per agent, typed from its scorer files and config: a record of entries, or the config.scorers function. */`,
+    `${i}export interface AgentScorers {`,
+  );
+  for (const agent of agents) {
+    if (agent.form === 'function') {
+      const config = agent.config === null ? null : sourceType(w.from, agent.config);
+      property(w, `${i}  `, agent.key, config === null ? 'LooseScorersFunction' : `ConfigFunction<${config}>`, config && agent.config);
+    } else {
+      recordType(w, agent, `${i}  `, agent.form === 'unknown' ? ' | LooseScorersFunction' : '');
+    }
+  }
+  w.lines.push(
+    `${i}}`,
+    '',
+    `${i}/** What \`resolveScorers\` resolves to per agent: always a record. */`,
+    `${i}export type ResolvedAgentScorers = { readonly [K in keyof AgentScorers]: ResolvedEntries<AgentScorers[K]> };`,
+    '',
+    `${i}export type AgentKey = keyof AgentScorers;`,
+    `${i}${declare}const registry: AgentScorers;`,
+    `${i}export default registry;`,
+    `${i}export ${declare}const manifest: Manifest;`,
+    `${i}export ${declare}function resolveScorers<K extends AgentKey>(agentKey: K, options?: { requestContext?: unknown }): Promise<ResolvedAgentScorers[K]>;`,
+  );
+}
+
+/** The declarations' full text. */
+export function generateDts(agents: readonly DtsAgent[], options: DtsOptions): string {
+  const w: Writer = { from: path.dirname(options.file), lines: [...DTS_HEADER, ''] };
+  if ((options.form ?? 'ambient') === 'module') {
+    registryBody(w, agents, '', 'declare ');
+    for (const agent of agents) {
+      if (isAgentExportName(agent.key)) w.lines.push(`export declare const ${agent.key}: AgentScorers[${lit(agent.key)}];`);
+    }
+    return `${w.lines.join('\n')}\n`;
+  }
+  w.lines.push(`declare module ${lit(VIRTUAL_ID)} {`);
+  registryBody(w, agents, '  ', '');
+  w.lines.push('}');
   for (const agent of agents) {
     // A `*` in a module name would make it a wildcard pattern; such an agent is typed in the
     // registry above but its per-agent module keeps the general type of `agent-scorers/client`.
     if (agent.key.includes('*')) continue;
-    out.push('');
-    out.push(`declare module ${lit(`${VIRTUAL_ID}/${agent.key}`)} {`);
-    out.push(`  import type { AgentScorers } from ${lit(VIRTUAL_ID)};`);
-    out.push(`  const scorers: AgentScorers[${lit(agent.key)}];`);
-    out.push('  export default scorers;');
-    out.push('}');
+    w.lines.push(
+      '',
+      `declare module ${lit(`${VIRTUAL_ID}/${agent.key}`)} {`,
+      `  import type { AgentScorers } from ${lit(VIRTUAL_ID)};`,
+      `  const scorers: AgentScorers[${lit(agent.key)}];`,
+      '  export default scorers;',
+      '}',
+    );
   }
-  return `${out.join('\n')}\n`;
+  return `${w.lines.join('\n')}\n`;
+}
+
+/** The declarations of a plan, for the file at `file` (absolute). */
+export function dtsFor(planned: Plan, file: string, form: DtsForm = 'ambient'): string {
+  return generateDts(dtsAgents(planned), { file, form });
 }
 
 /**

@@ -17,7 +17,7 @@ import {
   resolvedAgentId,
   VIRTUAL_ID,
 } from '../core/codegen.js';
-import { dtsAgents, generateDts, writeDtsFile } from '../core/dts.js';
+import { dtsFor, writeDtsFile } from '../core/dts.js';
 import { manifestJson } from '../core/manifest.js';
 import { checkOptions, withRoot, type Options, type ResolvedOptions } from '../core/options.js';
 import { plan, type Plan } from '../core/plan.js';
@@ -89,7 +89,7 @@ export function agentScorers(userOptions?: Options) {
     // A fixed problem is forgotten, so it is reported again if it comes back.
     for (const text of printed) if (!live.has(text)) printed.delete(text);
     // Rewritten only when its content changes; written again if deleted.
-    if (o.dtsFile) writeDtsFile(o.dtsFile, generateDts(dtsAgents(current)));
+    if (o.dtsFile) writeDtsFile(o.dtsFile, dtsFor(current, o.dtsFile));
     return current;
   };
 
@@ -138,7 +138,7 @@ export function agentScorers(userOptions?: Options) {
         refresh: () => {
           const cached = current;
           const planned = currentPlan();
-          if (cached && o.dtsFile) writeDtsFile(o.dtsFile, generateDts(dtsAgents(planned)));
+          if (cached && o.dtsFile) writeDtsFile(o.dtsFile, dtsFor(planned, o.dtsFile));
         },
       });
       // The dev inspector page at /__agent-scorers/ (inspector.ts).

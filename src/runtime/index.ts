@@ -4,6 +4,17 @@
  */
 export { mergeScorers, isScorer, isScorerEntry } from './registry.js';
 export type { ScorerLike, ScorerEntry, Sampling, ScorerRecord, ScorersFunction, ResolvedScorers } from './registry.js';
+export type {
+  LooseScorerEntry,
+  LooseScorerRecord,
+  LooseScorersFunction,
+  LooseAgentScorers,
+  FileEntry,
+  ConfigEntry,
+  ConfigFunction,
+  EntriesOf,
+  ResolvedEntries,
+} from './types.js';
 export type { Manifest, ManifestAgent, ManifestScorer } from '../core/manifest.js';
 export type { DiagnosticCode } from '../core/codes.js';
 
@@ -15,6 +26,8 @@ export {
   isNotScorable,
 } from './scorer.js';
 export type {
+  Register,
+  MastraCompatible,
   ScorerConfig,
   ScorerJudgeConfig,
   ScorerType,

@@ -25,7 +25,7 @@ import {
   VERDICTS_SCHEMA,
   verdictsPrompt,
 } from './relevancy-prompts.js';
-import { createScorer, type Scorer, type StepContext } from './scorer.js';
+import { createScorer, type MastraCompatible, type Scorer, type StepContext } from './scorer.js';
 
 export type Verdict = 'yes' | 'unsure' | 'no';
 
@@ -176,7 +176,7 @@ function alignVerdicts(raw: readonly RawVerdict[], count: number): Array<Relevan
   return slots;
 }
 
-export function createAnswerRelevancyScorer(config: AnswerRelevancyConfig): Scorer<'answer-relevancy-scorer'> {
+export function createAnswerRelevancyScorer(config: AnswerRelevancyConfig): MastraCompatible<Scorer<'answer-relevancy-scorer'>> {
   if (config === null || typeof config !== 'object') {
     throw new TypeError('createAnswerRelevancyScorer: takes { model, options? }');
   }

@@ -205,6 +205,20 @@ interface ResolvedJudge {
   modelSettings: ModelSettings | undefined;
 }
 
+/**
+ * Filled in by `agent-scorers/mastra` (types only): with it loaded, this package's scorers are typed
+ * as Mastra's `MastraScorer` too, so they go into Mastra's typed APIs. Empty otherwise.
+ */
+export interface Register {}
+
+/**
+ * A scorer of this package as Mastra's types see it. Mastra's `MastraScorer` has `#private` members,
+ * so no structural type is ever assignable to it: only its own declaration, which `agent-scorers/mastra`
+ * registers. `steps` is private there and public here, and an intersection with such a conflict is
+ * `never`, so it is left out of the intersection (it is still there at run time).
+ */
+export type MastraCompatible<S> = Register extends { mastraScorer: infer M } ? Omit<S, 'steps'> & M : S;
+
 export class Scorer<TId extends string = string, TInput = any, TOutput = any> {
   readonly config: Readonly<ScorerConfig<TId>>;
   readonly steps: readonly StoredStep[];
@@ -233,16 +247,16 @@ export class Scorer<TId extends string = string, TInput = any, TOutput = any> {
     return this.config.judge;
   }
 
-  preprocess(definition: StepDefinition<TInput, TOutput>): Scorer<TId, TInput, TOutput> {
+  preprocess(definition: StepDefinition<TInput, TOutput>): MastraCompatible<Scorer<TId, TInput, TOutput>> {
     return this.withStep('preprocess', definition);
   }
-  analyze(definition: StepDefinition<TInput, TOutput>): Scorer<TId, TInput, TOutput> {
+  analyze(definition: StepDefinition<TInput, TOutput>): MastraCompatible<Scorer<TId, TInput, TOutput>> {
     return this.withStep('analyze', definition);
   }
-  generateScore(definition: StepDefinition<TInput, TOutput>): Scorer<TId, TInput, TOutput> {
+  generateScore(definition: StepDefinition<TInput, TOutput>): MastraCompatible<Scorer<TId, TInput, TOutput>> {
     return this.withStep('generateScore', definition);
   }
-  generateReason(definition: StepDefinition<TInput, TOutput>): Scorer<TId, TInput, TOutput> {
+  generateReason(definition: StepDefinition<TInput, TOutput>): MastraCompatible<Scorer<TId, TInput, TOutput>> {
     return this.withStep('generateReason', definition);
   }
 
@@ -490,7 +504,7 @@ function describeValue(value: unknown): string {
  */
 export function createScorer<TId extends string = string, TInput = any, TOutput = any>(
   config: ScorerConfig<TId>,
-): Scorer<TId, TInput, TOutput> {
+): MastraCompatible<Scorer<TId, TInput, TOutput>> {
   if (config === null || typeof config !== 'object') {
     throw new TypeError('createScorer: takes a config object { id, description, name?, judge?, type? }');
   }

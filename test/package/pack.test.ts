@@ -22,9 +22,10 @@ beforeAll(async () => {
   tarball = path.join(project, info[0].filename);
   const files: string[] = info[0].files.map((f: { path: string }) => f.path);
   expect(files).toContain('client.d.ts');
+  expect(files).toContain('mastra.d.ts');
   expect(files).toContain('dist/plugin/vite.js');
   expect(files).toContain('dist/runtime/index.d.ts');
-  expect(files.filter((f) => !/^(dist\/|client\.d\.ts$|package\.json$|README\.md$|LICENSE)/.test(f))).toEqual([]);
+  expect(files.filter((f) => !/^(dist\/|client\.d\.ts$|mastra\.d\.ts$|package\.json$|README\.md$|LICENSE)/.test(f))).toEqual([]);
 
   fs.writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
   const installed = await npm(['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', tarball], project);
