@@ -7,12 +7,12 @@
  */
 import type { Sampling } from './registry.js';
 
-/** An entry whose scorer's type is not known: still fits Mastra's `MastraScorerEntry`. */
-export interface LooseScorerEntry {
+/** An entry whose scorer's type is not known: still fits Mastra's `MastraScorerEntry` (a type, not an interface, so it also fits records with an index signature). */
+export type LooseScorerEntry = {
   readonly scorer: any;
   readonly sampling?: Sampling;
   readonly filter?: any;
-}
+};
 
 /** A record of entries whose types are not known. */
 export type LooseScorerRecord = { readonly [key: string]: LooseScorerEntry };
