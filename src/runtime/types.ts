@@ -51,7 +51,7 @@ type RecordOf<C> = Exclude<ScorersOf<C>, AnyFunction | undefined | null>;
  * type `C` (a config key that collides with a file, or one only the config has).
  */
 export type ConfigEntry<C, K extends string> =
-  IsAny<C> extends true ? LooseScorerEntry : K extends keyof RecordOf<C> ? FileEntry<RecordOf<C>[K]> : LooseScorerEntry;
+  IsAny<C> extends true ? LooseScorerEntry : K extends keyof RecordOf<C> ? FileEntry<NonNullable<RecordOf<C>[K]>> : LooseScorerEntry;
 
 /** The type of the `config.scorers` function of a config whose default export has type `C`. */
 export type ConfigFunction<C> =
@@ -61,8 +61,11 @@ export type ConfigFunction<C> =
       ? LooseScorersFunction
       : Extract<ScorersOf<C>, AnyFunction>;
 
-/** A record of entries or bare scorers `R` as the registry normalises it: every value an entry. */
-export type EntriesOf<R> = IsAny<R> extends true ? LooseScorerRecord : { readonly [K in keyof R]: FileEntry<R[K]> };
+/**
+ * A record of entries or bare scorers `R` as the registry normalises it: every value an entry. An
+ * optional key (`...(premium ? { sla } : {})`) stays optional rather than becoming `{ scorer: undefined }`.
+ */
+export type EntriesOf<R> = IsAny<R> extends true ? LooseScorerRecord : { readonly [K in keyof R]: FileEntry<NonNullable<R[K]>> };
 
 /**
  * What `resolveScorers` gives for an agent whose registry value has type `V`: `V` itself for a record,
