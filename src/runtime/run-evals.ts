@@ -24,12 +24,19 @@ export interface EvalItem<TInput = unknown> {
   [extra: string]: unknown;
 }
 
+/**
+ * The function form is declared with method syntax so that its parameter is checked bivariantly: a
+ * config's own function, typed by Mastra as taking `{ requestContext: RequestContext }`, is accepted
+ * (it gets the item's `requestContext` as given).
+ */
+type EvalScorersFunction = {
+  call(context: { requestContext?: unknown }): Record<string, ScorerLike | ScorerEntry> | Promise<Record<string, ScorerLike | ScorerEntry>>;
+}['call'];
+
 export type EvalScorers =
   | ReadonlyArray<ScorerLike | ScorerEntry>
   | Readonly<Record<string, ScorerLike | ScorerEntry>>
-  | ((context: { requestContext?: unknown }) =>
-      | Record<string, ScorerLike | ScorerEntry>
-      | Promise<Record<string, ScorerLike | ScorerEntry>>);
+  | EvalScorersFunction;
 
 /** A function `(input) => output`, or an object with `generate(input)` (a Mastra agent, for example). */
 export type EvalTarget<TInput = unknown> =
