@@ -31,9 +31,10 @@ export interface DtsAgent {
   key: string;
   /**
    * `record`: the registry holds a record with `scorers` (plus unknown keys when `open`);
-   * `function`: `config.scorers` is a function; `unknown`: not statically evident, either one.
+   * `function`: `config.scorers` is a function; `agent`: the config exports a `new Agent()`, whose own
+   * scorers the registry resolves (a function form); `unknown`: not statically evident, either one.
    */
-  form: 'record' | 'function' | 'unknown';
+  form: 'record' | 'function' | 'agent' | 'unknown';
   /** Absolute POSIX path of the config file, or null. */
   config: string | null;
   /** Scorer keys known at build time, in registry order, each with its source. */
@@ -142,15 +143,16 @@ function recordType(w: Writer, agent: DtsAgent, indent: string, tail: string): v
 function registryBody(w: Writer, agents: readonly DtsAgent[], indent: string, declare: string): void {
   const i = indent;
   w.lines.push(
-    `${i}import type { ConfigEntry, ConfigFunction, FileEntry, LooseScorerEntry, LooseScorersFunction, Manifest, ResolvedEntries } from "agent-scorers";`,
+    `${i}import type { AgentScorersFunction, ConfigEntry, ConfigFunction, FileEntry, LooseScorerEntry, LooseScorersFunction, Manifest, ResolvedEntries } from "agent-scorers";`,
     '',
     `${i}/** What the registry holds per agent, typed from its scorer files and config: a record of entries, or the config.scorers function. */`,
     `${i}export interface AgentScorers {`,
   );
   for (const agent of agents) {
-    if (agent.form === 'function') {
+    if (agent.form === 'function' || agent.form === 'agent') {
       const config = agent.config === null ? null : sourceType(w.from, agent.config);
-      property(w, `${i}  `, agent.key, config === null ? 'LooseScorersFunction' : `ConfigFunction<${config}>`, config && agent.config);
+      const helper = agent.form === 'agent' ? 'AgentScorersFunction' : 'ConfigFunction';
+      property(w, `${i}  `, agent.key, config === null ? 'LooseScorersFunction' : `${helper}<${config}>`, config && agent.config);
     } else {
       recordType(w, agent, `${i}  `, agent.form === 'unknown' ? ' | LooseScorersFunction' : '');
     }

@@ -12,6 +12,7 @@ export type {
   FileEntry,
   ConfigEntry,
   ConfigFunction,
+  AgentScorersFunction,
   EntriesOf,
   ResolvedEntries,
 } from './types.js';

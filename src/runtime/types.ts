@@ -62,6 +62,14 @@ export type ConfigFunction<C> =
       : Extract<ScorersOf<C>, AnyFunction>;
 
 /**
+ * What the registry holds for an agent whose config default-exports a `new Agent(...)` of type `C`: a
+ * function form resolving to that Agent's own scorers (`agent.listScorers({ requestContext })`).
+ */
+export type AgentScorersFunction<C> = C extends { listScorers(...args: any[]): infer R }
+  ? (context: { requestContext?: unknown; [key: string]: unknown }) => R
+  : LooseScorersFunction;
+
+/**
  * A record of entries or bare scorers `R` as the registry normalises it: every value an entry. An
  * optional key (`...(premium ? { sla } : {})`) stays optional rather than becoming `{ scorer: undefined }`.
  */

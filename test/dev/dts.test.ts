@@ -27,7 +27,7 @@ const fileLine = (agent: string, key: string, ext = 'ts') => `readonly "${key}":
 const configLine = (agent: string, key: string) => `readonly "${key}": ConfigEntry<${T(from(`${AGENTS}/${agent}/config.ts`))}, "${key}">;`;
 const WEATHER = [configLine('weather', 'relevance'), fileLine('weather', 'tone'), configLine('weather', 'extra')];
 
-const IMPORTS = '  import type { ConfigEntry, ConfigFunction, FileEntry, LooseScorerEntry, LooseScorersFunction, Manifest, ResolvedEntries } from "agent-scorers";';
+const IMPORTS = '  import type { AgentScorersFunction, ConfigEntry, ConfigFunction, FileEntry, LooseScorerEntry, LooseScorersFunction, Manifest, ResolvedEntries } from "agent-scorers";';
 const JS_IGNORE = '// @ts-ignore: typed when TypeScript reads JavaScript (allowJs), else any';
 
 describe('generateDts', () => {
@@ -143,6 +143,11 @@ describe('generateDts', () => {
         '',
       ].join('\n'),
     );
+  });
+
+  test('the agent form (config.ts exports a new Agent()): a function typed from that Agent', () => {
+    const text = generateDts([{ key: 'built', form: 'agent', config: `${A}/built/config.ts`, scorers: [], open: false }], { file: '/p/agent-scorers.d.ts' });
+    expect(text).toContain(`    readonly "built": AgentScorersFunction<${T('./src/mastra/agents/built/config.ts')}>;`);
   });
 
   test('paths outside the file’s folder go up with ../', () => {

@@ -94,7 +94,7 @@ describe('the declaration file of a Mastra project', () => {
   });
 
   test('the module form: declarations beside a generated ES module, with named per-agent exports', async () => {
-    const [{ scan }, { plan, analysersFor }, { dtsFor }] = await Promise.all([
+    const [{ scan }, { plan, analysersFor }, { dtsAgents, generateDts }] = await Promise.all([
       core<typeof import('../../src/core/scan.js')>('scan'),
       core<typeof import('../../src/core/plan.js')>('plan'),
       core<typeof import('../../src/core/dts.js')>('dts'),
@@ -106,9 +106,15 @@ describe('the declaration file of a Mastra project', () => {
       isExcluded: () => false,
     });
     const file = path.join(dir, 'src/agent-scorers.gen.d.mts');
-    const text = dtsFor(plan(scanned, analysersFor((p) => fs.readFileSync(p, 'utf8'))), file, 'module');
+    const agents = dtsAgents(plan(scanned, analysersFor((p) => fs.readFileSync(p, 'utf8'))));
+    // `built/config.ts` exports a new Agent(): typed as the `agent` form whether or not this build's
+    // static reading already names that kind.
+    const built = agents.find((a) => a.key === 'built')!;
+    Object.assign(built, { form: 'agent', scorers: [], open: false });
+    const text = generateDts(agents, { file, form: 'module' });
+    expect(text).toContain(`  readonly "built": AgentScorersFunction<typeof import("./mastra/agents/built/config.ts", { with: { "resolution-mode": "import" } }).default>;`);
     fs.writeFileSync(file, text);
-    expect(text).toContain('import type { ConfigEntry, ConfigFunction, FileEntry, LooseScorerEntry, LooseScorersFunction, Manifest, ResolvedEntries } from "agent-scorers";');
+    expect(text).toContain('import type { AgentScorersFunction, ConfigEntry, ConfigFunction, FileEntry, LooseScorerEntry, LooseScorersFunction, Manifest, ResolvedEntries } from "agent-scorers";');
     expect(text).toContain('export declare const weather: AgentScorers["weather"];');
     expect(text).not.toContain('declare module');
     // Paths are relative to the written file.
