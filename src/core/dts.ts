@@ -60,6 +60,7 @@ export function dtsAgents(planned: Plan): DtsAgent[] {
     const config = agent.folder.config && `${agent.folder.path}/${agent.folder.config}`;
     const fileOf = (file: { key: string; path: string }): DtsScorer => ({ key: file.key, source: 'file', file: file.path });
     if (kind === 'function') return { key, form: 'function', config, scorers: [], open: false };
+    if (kind === 'agent') return { key, form: 'agent', config, scorers: [], open: false };
     if (kind === 'unknown') return { key, form: 'unknown', config, scorers: agent.files.map(fileOf), open: true };
     // The manifest holds the resolved keys in registry order, each from a file or from the config.
     const imported = new Map(agent.files.filter((f) => f.imported).map((f) => [f.key, f]));

@@ -48,6 +48,8 @@ describe('the declaration file of a Mastra project', () => {
       ].join('\n'),
     );
     expect(text).toContain(`    readonly "support": ConfigFunction<${from('src/mastra/agents/support/config.ts')}>;`);
+    // config.ts exports a new Agent(): a function form typed from that Agent.
+    expect(text).toContain(`    readonly "built": AgentScorersFunction<${from('src/mastra/agents/built/config.ts')}>;`);
     expect(text).toContain('    readonly "empty": {};');
     // A JavaScript file: typed when TypeScript reads it, and no error when it does not.
     expect(text).toContain(
@@ -94,7 +96,7 @@ describe('the declaration file of a Mastra project', () => {
   });
 
   test('the module form: declarations beside a generated ES module, with named per-agent exports', async () => {
-    const [{ scan }, { plan, analysersFor }, { dtsAgents, generateDts }] = await Promise.all([
+    const [{ scan }, { plan, analysersFor }, { dtsFor }] = await Promise.all([
       core<typeof import('../../src/core/scan.js')>('scan'),
       core<typeof import('../../src/core/plan.js')>('plan'),
       core<typeof import('../../src/core/dts.js')>('dts'),
@@ -106,12 +108,7 @@ describe('the declaration file of a Mastra project', () => {
       isExcluded: () => false,
     });
     const file = path.join(dir, 'src/agent-scorers.gen.d.mts');
-    const agents = dtsAgents(plan(scanned, analysersFor((p) => fs.readFileSync(p, 'utf8'))));
-    // `built/config.ts` exports a new Agent(): typed as the `agent` form whether or not this build's
-    // static reading already names that kind.
-    const built = agents.find((a) => a.key === 'built')!;
-    Object.assign(built, { form: 'agent', scorers: [], open: false });
-    const text = generateDts(agents, { file, form: 'module' });
+    const text = dtsFor(plan(scanned, analysersFor((p) => fs.readFileSync(p, 'utf8'))), file, 'module');
     expect(text).toContain(`  readonly "built": AgentScorersFunction<typeof import("./mastra/agents/built/config.ts", { with: { "resolution-mode": "import" } }).default>;`);
     fs.writeFileSync(file, text);
     expect(text).toContain('import type { AgentScorersFunction, ConfigEntry, ConfigFunction, FileEntry, LooseScorerEntry, LooseScorersFunction, Manifest, ResolvedEntries } from "agent-scorers";');
