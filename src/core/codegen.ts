@@ -33,43 +33,84 @@ export const agentKeyOfResolvedId = (id: string): string | null =>
 export const isOurId = (id: string): boolean => id === RESOLVED_ID || id.startsWith(RESOLVED_AGENT_PREFIX);
 
 /**
- * One agent's module. Files the build knows to be overridden are listed without an import, so the
- * runtime keeps their place in key order and can check the override really happened. `levels`
- * (`strict` and `diagnostics`) reach the runtime only when set, for warnings that show only there.
+ * One agent's imports and the expression that builds its record. Files the build knows to be
+ * overridden are listed without an import, so the runtime keeps their place in key order and can
+ * check the override really happened. `prefix` keeps local names apart when several agents share
+ * one module (the generated file). `levels` (`strict` and `diagnostics`) reach the runtime only when
+ * set, for warnings that show only there.
  */
+function agentParts(agent: AgentPlan, specifier: (file: string) => string, prefix: string, levels: Levels): { imports: string[]; value: string } {
+  const { folder } = agent;
+  const imports: string[] = [];
+  if (agent.importConfig) imports.push(`import ${prefix}c from ${lit(specifier(`${folder.path}/${folder.config}`))};`);
+  const entries: string[] = [];
+  agent.files.forEach((file, i) => {
+    if (file.imported) {
+      imports.push(`import ${prefix}s${i} from ${lit(specifier(file.path))};`);
+      entries.push(`[${lit(file.key)},${prefix}s${i},${lit(file.name)}]`);
+    } else {
+      entries.push(`[${lit(file.key)},${lit(file.name)}]`);
+    }
+  });
+  const set = Object.keys(levels).length > 0 ? `,${JSON.stringify(levels)}` : '';
+  const config = (agent.importConfig ? `${prefix}c,${lit(folder.config!)}` : `void 0,""`) + set;
+  return { imports, value: `defineAgent(${lit(folder.key)},${lit(folder.dir)},[${entries.join(',')}],${config})` };
+}
+
+/** One agent's module (`virtual:agent-scorers/<agent>`). */
 export function agentModule(
   agent: AgentPlan,
   helper: string,
   specifier: (file: string) => string = (file) => file,
   levels: Levels = {},
 ): string {
-  const { folder } = agent;
-  const lines = [`import { defineAgent } from ${lit(helper)};`];
-  if (agent.importConfig) lines.push(`import c from ${lit(specifier(`${folder.path}/${folder.config}`))};`);
-  const entries: string[] = [];
-  agent.files.forEach((file, i) => {
-    if (file.imported) {
-      lines.push(`import s${i} from ${lit(specifier(file.path))};`);
-      entries.push(`[${lit(file.key)},s${i},${lit(file.name)}]`);
-    } else {
-      entries.push(`[${lit(file.key)},${lit(file.name)}]`);
-    }
-  });
-  const set = Object.keys(levels).length > 0 ? `,${JSON.stringify(levels)}` : '';
-  const config = (agent.importConfig ? `c,${lit(folder.config!)}` : `void 0,""`) + set;
-  lines.push(`export default defineAgent(${lit(folder.key)},${lit(folder.dir)},[${entries.join(',')}],${config});`);
-  return `${lines.join('\n')}\n`;
+  const { imports, value } = agentParts(agent, specifier, '', levels);
+  return `${[`import { defineAgent } from ${lit(helper)};`, ...imports, `export default ${value};`].join('\n')}\n`;
 }
 
-/** `virtual:agent-scorers`: the registry, the manifest and `resolveScorers`. */
-export function registryModule(planned: Plan, helper: string): string {
-  const lines = [`import { defineRegistry, createResolver } from ${lit(helper)};`];
+/** How the registry module reaches each agent's record. */
+export type RegistryMode =
+  /** `virtual:agent-scorers`: each agent from its own virtual module. */
+  | { kind: 'virtual' }
+  /**
+   * The generated registry file (SPEC section 11): every agent inline in one module, its files
+   * imported by `specifier`, and a named export per agent whose key can be one (`exportName`).
+   */
+  | { kind: 'file'; specifier: (file: string) => string; header: readonly string[] };
+
+// Names a module may not export beside the registry's own, or that no `import { x }` could bind.
+const RESERVED = new Set(
+  ('default manifest resolveScorers await break case catch class const continue debugger delete do else enum export extends false ' +
+    'finally for function if import in instanceof let new null return static super switch this throw true try typeof var void while with yield ' +
+    'implements interface package private protected public arguments eval undefined').split(' '),
+);
+
+/** The named export of an agent in the generated file, or null when its key is not a plain identifier. */
+export const exportName = (agentKey: string): string | null =>
+  /^[\p{ID_Start}$_][\p{ID_Continue}$\u200C\u200D]*$/u.test(agentKey) && !RESERVED.has(agentKey) ? agentKey : null;
+
+/** `virtual:agent-scorers` or the generated file: the registry, the manifest and `resolveScorers`. */
+export function registryModule(planned: Plan, helper: string, mode: RegistryMode = { kind: 'virtual' }): string {
+  const inline = mode.kind === 'file';
+  const lines = inline ? [...mode.header] : [];
+  lines.push(`import { ${inline ? 'defineAgent, ' : ''}defineRegistry, createResolver } from ${lit(helper)};`);
+  const values: string[] = [];
   const pairs: string[] = [];
+  const named: string[] = [];
   planned.agents.forEach((agent, i) => {
-    lines.push(`import a${i} from ${lit(AGENT_PREFIX + agent.folder.key)};`);
+    if (inline) {
+      const { imports, value } = agentParts(agent, mode.specifier, `a${i}`, planned.levels);
+      lines.push(...imports);
+      values.push(`const a${i} = ${value};`);
+      const name = exportName(agent.folder.key);
+      if (name) named.push(`a${i} as ${name}`);
+    } else {
+      lines.push(`import a${i} from ${lit(AGENT_PREFIX + agent.folder.key)};`);
+    }
     pairs.push(`[${lit(agent.folder.key)},a${i}]`);
   });
   lines.push(
+    ...values,
     `const registry = defineRegistry([${pairs.join(',')}]);`,
     'export default registry;',
     // JSON.parse keeps `__proto__` an ordinary key (an object literal would set the prototype);
@@ -77,5 +118,6 @@ export function registryModule(planned: Plan, helper: string): string {
     `export const manifest = /* @__PURE__ */ JSON.parse(${lit(JSON.stringify(planned.manifest))});`,
     'export const resolveScorers = /* @__PURE__ */ createResolver(registry);',
   );
+  if (named.length > 0) lines.push(`export { ${named.join(', ')} };`);
   return `${lines.join('\n')}\n`;
 }

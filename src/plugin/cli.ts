@@ -1,0 +1,118 @@
+/**
+ * `agent-scorers generate [--watch] [--root DIR] [--out FILE] [--config FILE]` and the plugin's
+ * other options as flags. Flags win over `agent-scorers.config.*`, which wins over the defaults.
+ * Exit codes: 0 written or up to date, 1 diagnostics with errors, 2 bad usage or config.
+ */
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { checkOptions, type CheckedOptions } from '../core/options.js';
+import { findConfigFile, loadConfigFile } from './config-file.js';
+import { consoleLog, createGenerator, type Log } from './generate.js';
+
+const USAGE = `Usage: agent-scorers generate [options]
+
+Writes the registry of your agent folders as an ES module with its declarations beside it
+(default <root>/src/agent-scorers.gen.mjs and agent-scorers.gen.d.mts).
+
+Options:
+  --watch, -w            regenerate on every change until interrupted (Ctrl-C)
+  --root DIR             project root (default: the config file's folder, else the current folder)
+  --out FILE             the module to write, .mjs or .js, relative to the current folder
+  --config FILE          config file (default: agent-scorers.config.{ts,mts,js,mjs} in the root)
+  --agents-dir DIR       agents folder, relative to the root; repeat for several
+  --extensions LIST      scorer file extensions, comma-separated (.ts,.mts,.js,.mjs)
+  --exclude GLOB         files to leave out, root-relative glob; repeat for several
+  --dts PATH|false       ambient declarations of virtual:agent-scorers (default: with a tsconfig.json)
+  --manifest FILE|true   also write the manifest JSON beside the module
+  --strict               treat every warning as an error
+  --help, -h             show this help`;
+
+const FLAGS = {
+  watch: { type: 'boolean', short: 'w' },
+  root: { type: 'string' },
+  out: { type: 'string' },
+  config: { type: 'string' },
+  'agents-dir': { type: 'string', multiple: true },
+  extensions: { type: 'string' },
+  exclude: { type: 'string', multiple: true },
+  dts: { type: 'string' },
+  manifest: { type: 'string' },
+  strict: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+class UsageError extends Error {}
+
+const flagBool = (name: string, value: string | undefined): boolean | string | undefined =>
+  value === undefined ? undefined : value === 'true' ? true : value === 'false' ? false : value;
+
+/** Options from the config file (its `root` relative to its own folder), then flags over them. */
+async function readOptions(values: ReturnType<typeof parse>['values'], cwd: string): Promise<{ options: CheckedOptions; hostRoot: string }> {
+  const base = values.root ? path.resolve(cwd, values.root) : cwd;
+  const configFile = values.config ? path.resolve(cwd, values.config) : findConfigFile(base);
+  let fromFile: Record<string, unknown> = {};
+  if (configFile) {
+    const loaded = await loadConfigFile(configFile);
+    if (loaded === null || typeof loaded !== 'object' || Array.isArray(loaded)) {
+      throw new UsageError(`agent-scorers: ${configFile} must export default an options object.`);
+    }
+    fromFile = { ...(loaded as Record<string, unknown>) };
+    if (typeof fromFile.root === 'string') fromFile.root = path.resolve(path.dirname(configFile), fromFile.root);
+  }
+  const flags: Record<string, unknown> = {
+    root: values.root && base,
+    agentsDir: values['agents-dir'],
+    extensions: values.extensions?.split(',').map((e) => e.trim()),
+    exclude: values.exclude,
+    dts: flagBool('dts', values.dts),
+    manifest: flagBool('manifest', values.manifest),
+    strict: values.strict,
+  };
+  const merged = { ...fromFile };
+  for (const [key, value] of Object.entries(flags)) if (value !== undefined) merged[key] = value;
+  return { options: checkOptions(merged), hostRoot: configFile && !values.root ? path.dirname(configFile) : base };
+}
+
+const parse = (argv: string[]) => parseArgs({ args: argv, options: FLAGS, allowPositionals: true, strict: true });
+
+/** Runs the CLI; resolves to the exit code (in watch mode, once interrupted). */
+export async function main(argv: string[], { cwd = process.cwd(), log = consoleLog }: { cwd?: string; log?: Log } = {}): Promise<number> {
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(argv);
+  } catch (error) {
+    log.error(`agent-scorers: ${(error as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    log.info(USAGE);
+    return 0;
+  }
+  if (positionals.length !== 1 || positionals[0] !== 'generate') {
+    log.error(`agent-scorers: ${positionals.length === 0 ? 'no command given' : `unknown command ${JSON.stringify(positionals.join(' '))}`}.\n\n${USAGE}`);
+    return 2;
+  }
+  let generator: ReturnType<typeof createGenerator>;
+  try {
+    const { options, hostRoot } = await readOptions(values, cwd);
+    generator = createGenerator({ options, hostRoot, outFile: values.out && path.resolve(cwd, values.out), log });
+  } catch (error) {
+    log.error((error as Error).message);
+    return 2;
+  }
+  if (!values.watch) return generator.run().ok ? 0 : 1;
+
+  const watching = generator.watch();
+  log.info('[agent-scorers] watching for changes (Ctrl-C to stop)');
+  return new Promise((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      watching.close();
+      resolve(0);
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}
