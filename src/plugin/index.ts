@@ -5,7 +5,6 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { formatDiagnostic, type Diagnostic } from '../core/codes.js';
 import {
   agentKeyOfResolvedId,
@@ -21,15 +20,14 @@ import { dtsFor, writeDtsFile } from '../core/dts.js';
 import { manifestJson } from '../core/manifest.js';
 import { checkOptions, withRoot, type Options, type ResolvedOptions } from '../core/options.js';
 import { plan, type Plan } from '../core/plan.js';
-import { scan, toPosix } from '../core/scan.js';
+import { scan } from '../core/scan.js';
 import { watchAgents, type DevServer } from './dev.js';
 import { installInspector, type InspectorServer } from './inspector.js';
+import { HELPER } from './helper-path.js';
 import { createSourceCache } from './source-cache.js';
 
 export type { Options } from '../core/options.js';
 
-/** The registry helper the generated code imports, by absolute path so it resolves on every host and layout. */
-const HELPER = toPosix(fileURLToPath(new URL('../runtime/registry.js', import.meta.url)));
 
 const ID_FILTER = new RegExp(`^\\0${VIRTUAL_ID}`);
 

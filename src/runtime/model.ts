@@ -239,7 +239,9 @@ async function resolveModelString(id: string): Promise<LanguageModelLike> {
   };
   let mod: Record<string, unknown>;
   try {
-    mod = (await import(/* @vite-ignore */ info.pkg)) as Record<string, unknown>;
+    // Left to run time on every bundler: Turbopack and webpack would otherwise bundle every file
+    // under node_modules/@ai-sdk/ (READMEs and licences included) and fail the build.
+    mod = (await import(/* @vite-ignore */ /* webpackIgnore: true */ /* turbopackIgnore: true */ info.pkg)) as Record<string, unknown>;
   } catch (error) {
     throw new Error(
       `agent-scorers: model "${id}" needs the package ${info.pkg}, which is not installed. ` +

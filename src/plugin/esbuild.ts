@@ -1,0 +1,101 @@
+/**
+ * `agent-scorers/esbuild`: the virtual modules on esbuild's own plugin API (for esbuild, tsup and
+ * wrangler). Our modules live in a namespace of ours; they import scorer files and the registry
+ * helper by absolute path, which esbuild resolves from the `resolveDir` we give. Diagnostics are
+ * esbuild warnings and errors whose location is the file, so esbuild prints the file itself.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Message, PartialMessage, Plugin } from 'esbuild';
+import { agentKeyOfSpecifier, agentModule, registryModule, VIRTUAL_ID } from '../core/codegen.js';
+import type { Diagnostic } from '../core/codes.js';
+import { dtsAgents, generateDts, writeDtsFile } from '../core/dts.js';
+import { splitDiagnostics } from '../core/generate.js';
+import { manifestJson } from '../core/manifest.js';
+import { checkOptions, withRoot, type Options, type ResolvedOptions } from '../core/options.js';
+import { plan, type Plan } from '../core/plan.js';
+import { scan } from '../core/scan.js';
+import { HELPER } from './helper-path.js';
+import { createSourceCache } from './source-cache.js';
+
+export type { Options } from '../core/options.js';
+
+const NAMESPACE = 'agent-scorers';
+const SPECIFIER = new RegExp(`^${VIRTUAL_ID}(/.*)?$`);
+
+// The code goes in the text, the file in the location (esbuild prints it), so neither shows twice.
+const toMessage = (d: Diagnostic): PartialMessage => ({ text: `[${d.code}] ${d.message}`, location: d.file ? { file: d.file } : null });
+
+export function agentScorers(userOptions?: Options): Plugin {
+  const checked = checkOptions(userOptions);
+  return {
+    name: 'agent-scorers',
+    setup(build) {
+      const options: ResolvedOptions = withRoot(checked, build.initialOptions.absWorkingDir, (root) => fs.existsSync(path.join(root, 'tsconfig.json')));
+      const sources = createSourceCache();
+      let current: Plan | null = null;
+      let loaded = false;
+
+      const currentPlan = (): Plan => {
+        if (current) return current;
+        const scanned = scan({ root: options.root, agentsDirs: options.agentsDirs, extensions: options.extensions, isExcluded: options.isExcluded });
+        current = plan(scanned, sources.analysers);
+        if (options.dtsFile) writeDtsFile(options.dtsFile, generateDts(dtsAgents(current)));
+        return current;
+      };
+
+      // Each build (and each rebuild of a context) reads the folders afresh.
+      build.onStart(() => {
+        current = null;
+        loaded = false;
+      });
+
+      build.onResolve({ filter: SPECIFIER }, (args) => ({ path: args.path, namespace: NAMESPACE }));
+
+      build.onLoad({ filter: /.*/, namespace: NAMESPACE }, (args) => {
+        loaded = true;
+        const planned = currentPlan();
+        const agentKey = agentKeyOfSpecifier(args.path);
+        const base = { resolveDir: options.root, loader: 'js' as const };
+        if (agentKey === null) {
+          // Agents' own warnings come from their modules; every error of the tree stops the build here.
+          const { errors, warnings } = splitDiagnostics(planned.diagnostics, checked.strict);
+          return {
+            ...base,
+            contents: registryModule(planned, HELPER),
+            errors: errors.map(toMessage),
+            warnings: warnings.filter((d) => d.agent === null || !planned.byKey.has(d.agent)).map(toMessage),
+            watchDirs: planned.folders,
+          };
+        }
+        const agent = planned.byKey.get(agentKey);
+        if (!agent) {
+          const known = planned.agents.map((a) => JSON.stringify(a.folder.key)).join(', ') || '(none)';
+          return { errors: [{ text: `Unknown agent ${JSON.stringify(agentKey)} in "${VIRTUAL_ID}/${agentKey}"; known agents: ${known}.` }] };
+        }
+        const own = splitDiagnostics(planned.diagnostics.filter((d) => d.agent === agentKey), checked.strict);
+        const watchFiles = agent.files.filter((f) => !f.imported).map((f) => f.path);
+        if (agent.folder.config) watchFiles.push(`${agent.folder.path}/${agent.folder.config}`);
+        return {
+          ...base,
+          contents: agentModule(agent, HELPER),
+          errors: own.errors.map(toMessage),
+          warnings: own.warnings.map(toMessage),
+          watchDirs: planned.folders,
+          watchFiles,
+        };
+      });
+
+      // esbuild has no assets: the manifest is written into the output folder after a good build.
+      build.onEnd((result: { errors: Message[] }) => {
+        const { outdir, outfile, write } = build.initialOptions;
+        const dir = outdir ?? (outfile ? path.dirname(outfile) : null);
+        if (!checked.manifest || !loaded || !current || result.errors.length > 0 || write === false || !dir) return;
+        const file = path.resolve(options.root, dir, checked.manifest);
+        writeDtsFile(file, manifestJson(current.manifest));
+      });
+    },
+  };
+}
+
+export default agentScorers;

@@ -1,0 +1,69 @@
+/**
+ * `agent-scorers/next`: `withAgentScorers(nextConfig, options?)` for Next 15 and 16. Turbopack runs no
+ * Rollup plugins and has no virtual modules, so the registry is a real generated file (SPEC section
+ * 11) and `virtual:agent-scorers` is mapped to it: `turbopack.resolveAlias` (a path relative to the
+ * project) for Turbopack, a module replacement for webpack (which reads `virtual:` as a URI scheme,
+ * so `resolve.alias` cannot map it).
+ *
+ * Next loads its config in several processes (a build's workers, dev's server child). The first one
+ * to load it generates (once for `next build`, watching for `next dev`) and marks the environment,
+ * which the processes it starts inherit; they only add the aliases. So each diagnostic prints once
+ * and one watcher runs.
+ */
+import path from 'node:path';
+import { VIRTUAL_ID } from '../core/codegen.js';
+import { toPosix } from '../core/scan.js';
+import { checkOptions, type Options } from '../core/options.js';
+import { createGenerator } from './generate.js';
+
+export type { Options } from '../core/options.js';
+
+// Loose structural types, so Next 15's and 16's config types both fit and `next` stays optional.
+type NextConfig = Record<string, any>;
+type Phase = string;
+type NextConfigFunction = (phase: Phase, context: { defaultConfig: NextConfig; [k: string]: unknown }) => NextConfig | Promise<NextConfig>;
+
+/** Set by the process that generated; inherited by the processes Next starts after it. */
+const MARK = 'AGENT_SCORERS_NEXT_GENERATED';
+const PHASE_BUILD = 'phase-production-build';
+const PHASE_DEV = 'phase-development-server';
+
+const SPECIFIER = new RegExp(`^${VIRTUAL_ID}$`);
+
+export function withAgentScorers(nextConfig: NextConfig | NextConfigFunction = {}, options?: Options): NextConfigFunction {
+  const checked = checkOptions(options);
+  return async (phase, context) => {
+    const base: NextConfig = typeof nextConfig === 'function' ? await nextConfig(phase, context) : nextConfig;
+    const generator = createGenerator({ options: checked, hostRoot: process.cwd() });
+    if ((phase === PHASE_BUILD || phase === PHASE_DEV) && !process.env[MARK]) {
+      process.env[MARK] = String(process.pid);
+      if (phase === PHASE_BUILD) {
+        // Errors are printed above; throwing stops `next build` with a non-zero exit.
+        if (!generator.run().ok) throw new Error('agent-scorers: the registry has errors (listed above); the build stops.');
+      } else {
+        // Lives as long as the dev server; a failed generation keeps the previous file and waits for a fix.
+        generator.watch();
+      }
+    }
+    return withAliases(base, generator.root, generator.outFile);
+  };
+}
+
+function withAliases(base: NextConfig, root: string, outFile: string): NextConfig {
+  const relative = toPosix(path.relative(root, outFile));
+  const userWebpack = base.webpack as ((config: any, context: any) => any) | undefined;
+  return {
+    ...base,
+    turbopack: {
+      ...base.turbopack,
+      resolveAlias: { ...base.turbopack?.resolveAlias, [VIRTUAL_ID]: relative.startsWith('../') ? relative : `./${relative}` },
+    },
+    webpack(config: any, context: any) {
+      const result = userWebpack ? userWebpack(config, context) : config;
+      result.plugins = [...(result.plugins ?? []), new context.webpack.NormalModuleReplacementPlugin(SPECIFIER, outFile)];
+      return result;
+    },
+  };
+}
+
+export default withAgentScorers;
