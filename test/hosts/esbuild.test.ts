@@ -1,0 +1,155 @@
+/**
+ * `agent-scorers/esbuild` with the real esbuild 0.28 (what wrangler and tsup run): the registry and
+ * per-agent modules, warnings and errors as esbuild prints them (with the file), the manifest, a
+ * rebuild seeing a new file, and a wrangler-style bundle with no Node built-in in it.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import * as esbuild from 'esbuild';
+import { describe, expect, test } from 'vitest';
+import { count, DIST, prepare, run } from '../helpers/hosts.js';
+
+const PLUGIN = path.join(DIST, 'plugin/esbuild.js');
+const load = async () => (await import(pathToFileURL(PLUGIN).href)) as { default: (o?: object) => esbuild.Plugin; agentScorers: (o?: object) => esbuild.Plugin };
+const write = (dir: string, file: string, content: string) => {
+  fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+  fs.writeFileSync(path.join(dir, file), content);
+};
+const importOutput = (file: string) => import(`${pathToFileURL(file).href}?t=${Date.now()}`);
+
+/** A child process running esbuild with the plugin, so the test sees exactly what esbuild prints. */
+async function printedBuild(dir: string, options = '{}') {
+  write(dir, 'build.mjs', `import * as esbuild from 'esbuild';
+import agentScorers from ${JSON.stringify(PLUGIN)};
+await esbuild.build({ entryPoints: ['src/main.ts'], bundle: true, platform: 'node', format: 'esm', outfile: 'out/main.js', logLevel: 'warning', plugins: [agentScorers(${options})] });
+`);
+  // esbuild comes from the repository's node_modules, found by walking up from the copy.
+  return run(process.execPath, ['build.mjs'], dir);
+}
+
+describe('esbuild builds', () => {
+  test('the default export and the named export are the same factory', async () => {
+    const m = await load();
+    expect(m.default).toBe(m.agentScorers);
+    expect(m.default().name).toBe('agent-scorers');
+    expect(() => m.default({ agentDir: 'x' })).toThrow('unknown option "agentDir"');
+  });
+
+  test('registry, manifest and resolveScorers; the manifest file in the output folder', async () => {
+    const dir = prepare('hosts-app', 'esbuild-registry', { linkSelf: true });
+    const result = await esbuild.build({
+      absWorkingDir: dir,
+      entryPoints: ['src/main.ts'],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      outdir: 'out',
+      logLevel: 'silent',
+      plugins: [(await load()).default({ manifest: true })],
+    });
+    expect(result.errors).toEqual([]);
+    const described = await (await importOutput(path.join(dir, 'out/main.js'))).result();
+    expect(described.keys).toEqual(['constructor', 'support', 'weather', 'weather/planner']);
+    expect(described.agents.weather.scorers[1]).toEqual(['tone', 'tone', { type: 'ratio', rate: 0.5 }]);
+    expect(described.score).toBe(0.75);
+    expect(JSON.parse(fs.readFileSync(path.join(dir, 'out/agent-scorers.manifest.json'), 'utf8'))).toEqual(described.manifest);
+  });
+
+  test('a per-agent module bundles only that agent', async () => {
+    const dir = prepare('hosts-app', 'esbuild-agent', { linkSelf: true });
+    write(dir, 'src/planner.ts', `import planner from 'virtual:agent-scorers/weather/planner';\nexport default planner;\n`);
+    const result = await esbuild.build({
+      absWorkingDir: dir,
+      entryPoints: ['src/planner.ts'],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      outfile: 'out/planner.js',
+      logLevel: 'silent',
+      plugins: [(await load()).default()],
+    });
+    expect(result.errors).toEqual([]);
+    const bundle = fs.readFileSync(path.join(dir, 'out/planner.js'), 'utf8');
+    expect(bundle).toContain('planner:brevity');
+    for (const other of ['hostile:', 'tone', 'support:', 'config:relevance', 'constructor:__proto__']) expect(bundle).not.toContain(other);
+    expect(Object.keys((await importOutput(path.join(dir, 'out/planner.js'))).default)).toEqual(['brevity']);
+    // Its agent's warnings only: this bundle has none.
+    expect(result.warnings).toEqual([]);
+  });
+
+  test('warnings are printed once each by esbuild, with the file as their location', async () => {
+    const dir = prepare('hosts-app', 'esbuild-warn', { linkSelf: true });
+    const result = await printedBuild(dir);
+    expect(result.code, result.output).toBe(0);
+    expect(count(result.output, '[SCORER_KEY_COLLISION]'), result.output).toBe(1);
+    expect(count(result.output, '[CONFIG_SCORERS_FUNCTION]'), result.output).toBe(1);
+    expect(result.output).toMatch(/\[WARNING\] \[SCORER_KEY_COLLISION\] Agent "weather": scorer "relevance" defined in both config\.scorers and scorers\/; config\.scorers wins\. \[plugin agent-scorers\]\s+src\/mastra\/agents\/weather\/config\.ts/);
+  });
+
+  test('errors fail the build, each printed with its file', async () => {
+    const dir = prepare('err-no-default', 'esbuild-err');
+    const result = await printedBuild(dir);
+    expect(result.code).not.toBe(0);
+    expect(count(result.output, '[ERROR] [SCORER_NO_DEFAULT_EXPORT]'), result.output).toBe(1);
+    expect(result.output).toMatch(/\[SCORER_NO_DEFAULT_EXPORT\][^\n]*\n\s*\n\s*src\/mastra\/agents\/weather\/scorers\/relevance\.ts/);
+  });
+
+  test('strict turns a warning into an error', async () => {
+    const dir = prepare('hosts-app', 'esbuild-strict', { linkSelf: true });
+    const result = await printedBuild(dir, '{ strict: true }');
+    expect(result.code).not.toBe(0);
+    expect(result.output).toContain('[ERROR] [SCORER_KEY_COLLISION]');
+  });
+
+  test('a rebuild of a context sees an added scorer file', async () => {
+    const dir = prepare('hosts-app', 'esbuild-rebuild', { linkSelf: true });
+    const context = await esbuild.context({
+      absWorkingDir: dir,
+      entryPoints: ['src/main.ts'],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      outfile: 'out/main.js',
+      logLevel: 'silent',
+      plugins: [(await load()).default()],
+    });
+    try {
+      await context.rebuild();
+      write(dir, 'src/mastra/agents/weather/subagents/planner/scorers/added.ts', `export default { id: 'added', run: async () => ({ score: 1 }) };\n`);
+      await context.rebuild();
+      const described = await (await importOutput(path.join(dir, 'out/main.js'))).result();
+      expect(described.agents['weather/planner'].scorers.map((s: string[]) => s[0])).toEqual(['added', 'brevity']);
+    } finally {
+      await context.dispose();
+    }
+  });
+});
+
+describe.each(['neutral', 'browser'] as const)('a wrangler-style bundle (platform %s, format esm)', (platform) => {
+  test('imports no Node built-in and holds the registry', async () => {
+    const dir = prepare('hosts-app', `esbuild-${platform}`, { linkSelf: true });
+    const result = await esbuild.build({
+      absWorkingDir: dir,
+      entryPoints: ['src/main.ts'],
+      bundle: true,
+      platform,
+      format: 'esm',
+      // wrangler's conditions for Workers
+      conditions: ['workerd', 'worker', 'browser'],
+      mainFields: ['module', 'main'],
+      outfile: 'out/worker.js',
+      metafile: true,
+      logLevel: 'silent',
+      plugins: [(await load()).default()],
+    });
+    expect(result.errors).toEqual([]);
+    const output = result.metafile!.outputs['out/worker.js'];
+    expect(output.imports.filter((i) => i.external)).toEqual([]);
+    const inputs = Object.keys(result.metafile!.inputs);
+    expect(inputs.some((i) => i.startsWith('node:') || /^(fs|path|crypto|url)$/.test(i))).toBe(false);
+    const bundle = fs.readFileSync(path.join(dir, 'out/worker.js'), 'utf8');
+    expect(bundle).not.toMatch(/from\s*["']node:|require\(["']/);
+    expect((await (await importOutput(path.join(dir, 'out/worker.js'))).result()).keys).toEqual(['constructor', 'support', 'weather', 'weather/planner']);
+  });
+});
