@@ -38,9 +38,9 @@ export interface NextServer {
   stop: () => Promise<void>;
 }
 
-/** `next start` or `next dev` on a free port; resolves once Next prints its URL. */
-export async function startNext(dir: string, command: 'start' | 'dev'): Promise<NextServer> {
-  const child: ChildProcess = spawn(process.execPath, [NEXT, command, '-p', '0'], {
+/** `next start`, `next dev` or `next dev --webpack` on a free port; resolves once Next prints its URL. */
+export async function startNext(dir: string, command: 'start' | 'dev' | 'dev --webpack'): Promise<NextServer> {
+  const child: ChildProcess = spawn(process.execPath, [NEXT, ...command.split(' '), '-p', '0'], {
     cwd: dir,
     env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', ...ENV },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,0 +1,47 @@
+/**
+ * `agent-scorers/next` beyond the differential test's build-and-start: `next dev` (Turbopack and
+ * webpack) reflecting an added and a deleted scorer file on the next request, and a `next build`
+ * that stops on an error, printing it once and keeping the previous generated file.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { count, poll, prepare } from '../helpers/hosts.js';
+import { nextBuild, startNext, writeNextConfig } from './next-host.js';
+
+const PLANNER = 'src/mastra/agents/weather/subagents/planner/scorers';
+const keysOf = (described: any) => described.agents['weather/planner'].scorers.map((s: string[]) => s[0]);
+
+describe.each(['turbopack', 'webpack'] as const)('next dev (%s)', (bundler) => {
+  test('an added scorer file shows on the next request, a deleted one goes; warnings print once', async () => {
+    const dir = prepare('hosts-app', `next-dev-${bundler}`, { linkSelf: true });
+    writeNextConfig(dir);
+    const server = await startNext(dir, bundler === 'webpack' ? 'dev --webpack' : 'dev');
+    try {
+      expect(keysOf(await server.get('/api/scorers'))).toEqual(['brevity']);
+      fs.writeFileSync(path.join(dir, PLANNER, 'added.ts'), `export default { id: 'planner:added', run: async () => ({ score: 1 }) };\n`);
+      const added = await poll(() => server.get('/api/scorers'), (d) => keysOf(d).includes('added'), { timeout: 30_000, interval: 200, context: server.output });
+      expect(keysOf(added)).toEqual(['added', 'brevity']);
+      expect(added.agents['weather/planner'].scorers[0]).toEqual(['added', 'planner:added', null]);
+      fs.rmSync(path.join(dir, PLANNER, 'added.ts'));
+      await poll(() => server.get('/api/scorers'), (d) => !keysOf(d).includes('added'), { timeout: 30_000, interval: 200, context: server.output });
+      // Three generations, one watcher: each warning printed once for the session.
+      expect(count(server.output(), '[SCORER_KEY_COLLISION]'), server.output()).toBe(1);
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
+test('next build stops on an error, printed once with its file, and keeps the previous file', async () => {
+  const dir = prepare('hosts-app', 'next-error', { linkSelf: true });
+  writeNextConfig(dir);
+  const previous = '// previous registry\nexport default {};\n';
+  fs.writeFileSync(path.join(dir, 'src/agent-scorers.gen.mjs'), previous);
+  fs.writeFileSync(path.join(dir, PLANNER, 'broken.ts'), 'export const notDefault = 1;\n');
+  const built = await nextBuild(dir, 'turbopack');
+  expect(built.code, built.output).not.toBe(0);
+  expect(count(built.output, '[SCORER_NO_DEFAULT_EXPORT]'), built.output).toBe(1);
+  expect(built.output).toContain('(src/mastra/agents/weather/subagents/planner/scorers/broken.ts)');
+  expect(fs.readFileSync(path.join(dir, 'src/agent-scorers.gen.mjs'), 'utf8')).toBe(previous);
+});
