@@ -45,12 +45,13 @@ export function withAgentScorers(nextConfig: NextConfig | NextConfigFunction = {
         generator.watch();
       }
     }
-    return withAliases(base, generator.root, generator.outFile);
+    // Turbopack reads a relative alias from the project folder, where Next runs.
+    return withAliases(base, process.cwd(), generator.outFile);
   };
 }
 
-function withAliases(base: NextConfig, root: string, outFile: string): NextConfig {
-  const relative = toPosix(path.relative(root, outFile));
+function withAliases(base: NextConfig, projectDir: string, outFile: string): NextConfig {
+  const relative = toPosix(path.relative(projectDir, outFile));
   const userWebpack = base.webpack as ((config: any, context: any) => any) | undefined;
   return {
     ...base,
