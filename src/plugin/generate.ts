@@ -93,7 +93,10 @@ export function createGenerator(input: GeneratorInput) {
    * created or removed. Each folder is watched on its own (no recursion into helpers or node_modules;
    * symlinked folders are watched at their real place), and the set is updated after each run.
    */
-  function watch(onRun: (result: GenerationResult) => void = () => {}): { close(): void; ready: GenerationResult } {
+  function watch({ persistent = true }: { /** Keep the process alive (the CLI); off inside a host that has its own server. */ persistent?: boolean } = {}): {
+    close(): void;
+    ready: GenerationResult;
+  } {
     sources.setCaching(true);
     /** Folder → its watcher and the folder's inode: a folder deleted and made again needs a new watcher. */
     const watchers = new Map<string, { watcher: fs.FSWatcher; ino: number }>();
@@ -113,7 +116,6 @@ export function createGenerator(input: GeneratorInput) {
           return;
         }
         rearm(result.plan.folders);
-        onRun(result);
       }, SETTLE_MS);
     };
 
@@ -136,7 +138,7 @@ export function createGenerator(input: GeneratorInput) {
         if (watchers.has(folder)) continue;
         try {
           const ino = fs.statSync(folder).ino;
-          const watcher = fs.watch(folder, { persistent: true }, schedule);
+          const watcher = fs.watch(folder, { persistent }, schedule);
           // A watched folder that is removed ends its watcher; the rescan this triggers re-arms.
           watcher.on('error', () => {
             watcher.close();

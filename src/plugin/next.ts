@@ -41,8 +41,10 @@ export function withAgentScorers(nextConfig: NextConfig | NextConfigFunction = {
         // Errors are printed above; throwing stops `next build` with a non-zero exit.
         if (!generator.run().ok) throw new Error('agent-scorers: the registry has errors (listed above); the build stops.');
       } else {
-        // Lives as long as the dev server; a failed generation keeps the previous file and waits for a fix.
-        generator.watch();
+        // Lives as long as the dev server, and never keeps a process alive by itself: Next also loads
+        // the dev config in short-lived helpers (its telemetry flush), which must still exit. A failed
+        // generation keeps the previous file and waits for a fix.
+        generator.watch({ persistent: false });
       }
     }
     // Turbopack reads a relative alias from the project folder, where Next runs.

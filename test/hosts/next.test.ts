@@ -3,6 +3,7 @@
  * webpack) reflecting an added and a deleted scorer file on the next request, and a `next build`
  * that stops on an error, printing it once and keeping the previous generated file.
  */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -30,6 +31,10 @@ describe.each(['turbopack', 'webpack'] as const)('next dev (%s)', (bundler) => {
     } finally {
       await server.stop();
     }
+    // Next loads the dev config again in a detached telemetry flush when dev stops: our watcher must
+    // not keep that process (or any other of this app) alive.
+    const lingering = () => execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' }).split('\n').filter((line) => line.includes(dir));
+    await poll(async () => lingering(), (lines) => lines.length === 0, { timeout: 30_000, interval: 250 });
   });
 });
 
