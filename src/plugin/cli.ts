@@ -41,8 +41,6 @@ const FLAGS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-class UsageError extends Error {}
-
 const flagBool = (name: string, value: string | undefined): boolean | string | undefined =>
   value === undefined ? undefined : value === 'true' ? true : value === 'false' ? false : value;
 
@@ -54,7 +52,7 @@ async function readOptions(values: ReturnType<typeof parse>['values'], cwd: stri
   if (configFile) {
     const loaded = await loadConfigFile(configFile);
     if (loaded === null || typeof loaded !== 'object' || Array.isArray(loaded)) {
-      throw new UsageError(`agent-scorers: ${configFile} must export default an options object.`);
+      throw new Error(`agent-scorers: ${configFile} must export default an options object.`);
     }
     fromFile = { ...(loaded as Record<string, unknown>) };
     if (typeof fromFile.root === 'string') fromFile.root = path.resolve(path.dirname(configFile), fromFile.root);

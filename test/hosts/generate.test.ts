@@ -177,6 +177,7 @@ console.log(JSON.stringify({ keys: Object.keys(planner).map((k) => [k, planner[k
 
   test('its declarations type the registry, the named exports and resolveScorers (tsc strict)', async () => {
     const dir = prepare('hosts-app', 'gen-types', { linkSelf: true });
+    write(dir, `src/mastra/agents/qu"o'te \${x} ü/scorers/a'b" \${y}.ts`, scorer('hostile'));
     expect((await generate(dir)).code).toBe(0);
     write(dir, 'src/check.ts', `import registry, { manifest, resolveScorers, weather, support } from './agent-scorers.gen.mjs';
 import type { ScorerEntry, ScorersFunction } from 'agent-scorers';
@@ -192,8 +193,11 @@ registry.nope;
 weather.missing;
 // @ts-expect-error an unknown agent key
 resolveScorers('nope');
+const hostile: ScorerEntry = registry[${JSON.stringify(`qu"o'te \${x} ü`)}][${JSON.stringify(`a'b" \${y}`)}];
+export { hostile };
 `);
-    write(dir, 'tsconfig.check.json', JSON.stringify({ extends: './tsconfig.json', include: ['src/check.ts'] }));
+    // skipLibCheck off, so the generated declarations themselves are checked too.
+    write(dir, 'tsconfig.check.json', JSON.stringify({ extends: './tsconfig.json', compilerOptions: { skipLibCheck: false, types: [] }, include: ['src/check.ts', 'agent-scorers.d.ts'] }));
     const tsc = await run(process.execPath, [path.join(REPO, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.check.json'], dir);
     expect(tsc.code, tsc.output).toBe(0);
   });
