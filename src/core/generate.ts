@@ -78,10 +78,9 @@ export function generateFiles(planned: Plan, targets: GenerateTargets): Generate
 }
 
 /**
- * Which diagnostics stop the generation and which are printed as warnings, as in a build: errors,
- * and under `strict` every warning, are errors.
+ * Which diagnostics stop the generation and which are printed as warnings, as in a build. The plan
+ * already holds each one's effective severity (`strict` and `diagnostics` applied, 'off' dropped).
  */
-export function splitDiagnostics(diagnostics: readonly Diagnostic[], strict: boolean): { errors: Diagnostic[]; warnings: Diagnostic[] } {
-  const isError = (d: Diagnostic) => d.severity === 'error' || strict;
-  return { errors: diagnostics.filter(isError), warnings: diagnostics.filter((d) => !isError(d)) };
+export function splitDiagnostics(diagnostics: readonly Diagnostic[]): { errors: Diagnostic[]; warnings: Diagnostic[] } {
+  return { errors: diagnostics.filter((d) => d.severity === 'error'), warnings: diagnostics.filter((d) => d.severity !== 'error') };
 }

@@ -24,7 +24,8 @@ Options:
   --exclude GLOB         files to leave out, root-relative glob; repeat for several
   --dts PATH|false       ambient declarations of virtual:agent-scorers (default: with a tsconfig.json)
   --manifest FILE|true   also write the manifest JSON beside the module
-  --strict               treat every warning as an error
+  --strict               treat every warning as an error (except codes set by --diagnostics)
+  --diagnostics CODE=L   a warning code's level: off, warn or error; repeat for several
   --help, -h             show this help`;
 
 const FLAGS = {
@@ -38,6 +39,7 @@ const FLAGS = {
   dts: { type: 'string' },
   manifest: { type: 'string' },
   strict: { type: 'boolean' },
+  diagnostics: { type: 'string', multiple: true },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -65,10 +67,22 @@ async function readOptions(values: ReturnType<typeof parse>['values'], cwd: stri
     dts: flagBool('dts', values.dts),
     manifest: flagBool('manifest', values.manifest),
     strict: values.strict,
+    diagnostics: values.diagnostics && diagnosticsFlag(values.diagnostics, fromFile.diagnostics),
   };
   const merged = { ...fromFile };
   for (const [key, value] of Object.entries(flags)) if (value !== undefined) merged[key] = value;
   return { options: checkOptions(merged), hostRoot: configFile && !values.root ? path.dirname(configFile) : base };
+}
+
+/** `--diagnostics CODE=level`, over the config file's own `diagnostics`; checkOptions checks the values. */
+function diagnosticsFlag(pairs: string[], fromFile: unknown): Record<string, string> {
+  const merged: Record<string, string> = { ...(fromFile !== null && typeof fromFile === 'object' ? (fromFile as Record<string, string>) : {}) };
+  for (const pair of pairs) {
+    const at = pair.indexOf('=');
+    if (at <= 0) throw new Error(`agent-scorers: --diagnostics takes CODE=off|warn|error, got ${JSON.stringify(pair)}.`);
+    merged[pair.slice(0, at)] = pair.slice(at + 1);
+  }
+  return merged;
 }
 
 const parse = (argv: string[]) => parseArgs({ args: argv, options: FLAGS, allowPositionals: true, strict: true });

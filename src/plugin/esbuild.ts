@@ -39,7 +39,7 @@ export function agentScorers(userOptions?: Options): Plugin {
       const currentPlan = (): Plan => {
         if (current) return current;
         const scanned = scan({ root: options.root, agentsDirs: options.agentsDirs, extensions: options.extensions, isExcluded: options.isExcluded });
-        current = plan(scanned, sources.analysers);
+        current = plan(scanned, sources.analysers, checked.levels);
         if (options.dtsFile) writeDtsFile(options.dtsFile, generateDts(dtsAgents(current)));
         return current;
       };
@@ -59,7 +59,7 @@ export function agentScorers(userOptions?: Options): Plugin {
         const base = { resolveDir: options.root, loader: 'js' as const };
         if (agentKey === null) {
           // Agents' own warnings come from their modules; every error of the tree stops the build here.
-          const { errors, warnings } = splitDiagnostics(planned.diagnostics, checked.strict);
+          const { errors, warnings } = splitDiagnostics(planned.diagnostics);
           return {
             ...base,
             contents: registryModule(planned, HELPER),
@@ -73,12 +73,12 @@ export function agentScorers(userOptions?: Options): Plugin {
           const known = planned.agents.map((a) => JSON.stringify(a.folder.key)).join(', ') || '(none)';
           return { errors: [{ text: `Unknown agent ${JSON.stringify(agentKey)} in "${VIRTUAL_ID}/${agentKey}"; known agents: ${known}.` }] };
         }
-        const own = splitDiagnostics(planned.diagnostics.filter((d) => d.agent === agentKey), checked.strict);
+        const own = splitDiagnostics(planned.diagnostics.filter((d) => d.agent === agentKey));
         const watchFiles = agent.files.filter((f) => !f.imported).map((f) => f.path);
         if (agent.folder.config) watchFiles.push(`${agent.folder.path}/${agent.folder.config}`);
         return {
           ...base,
-          contents: agentModule(agent, HELPER),
+          contents: agentModule(agent, HELPER, undefined, planned.levels),
           errors: own.errors.map(toMessage),
           warnings: own.warnings.map(toMessage),
           watchDirs: planned.folders,

@@ -59,7 +59,7 @@ export function createGenerator(input: GeneratorInput) {
   const shown = (file: string) => relativeTo(root, file);
 
   function report(diagnostics: Diagnostic[]): boolean {
-    const { errors, warnings } = splitDiagnostics(diagnostics, options.strict);
+    const { errors, warnings } = splitDiagnostics(diagnostics);
     const live = new Set(warnings.map(formatDiagnostic));
     for (const text of printed) if (!live.has(text)) printed.delete(text);
     for (const text of live) {
@@ -74,7 +74,7 @@ export function createGenerator(input: GeneratorInput) {
   /** One generation: scan, plan, report, and write what changed (nothing when there are errors). */
   function run(): GenerationResult {
     const scanned = scan({ root, agentsDirs: options.agentsDirs, extensions: options.extensions, isExcluded: options.isExcluded });
-    const planned = plan(scanned, sources.analysers);
+    const planned = plan(scanned, sources.analysers, options.levels);
     if (!report(planned.diagnostics)) {
       log.error(`${PREFIX}${shown(outFile)} was not written (the previous files are kept).`);
       return { ok: false, written: [], plan: planned };

@@ -102,6 +102,14 @@ describe('esbuild builds', () => {
     expect(result.output).toContain('[ERROR] [SCORER_KEY_COLLISION]');
   });
 
+  test('the diagnostics option: off is silent, error fails the build', async () => {
+    const dir = prepare('hosts-app', 'esbuild-levels', { linkSelf: true });
+    const result = await printedBuild(dir, "{ diagnostics: { SCORER_KEY_COLLISION: 'off', CONFIG_SCORERS_FUNCTION: 'error' } }");
+    expect(result.code).not.toBe(0);
+    expect(result.output).not.toContain('SCORER_KEY_COLLISION');
+    expect(count(result.output, '[ERROR] [CONFIG_SCORERS_FUNCTION]'), result.output).toBe(1);
+  });
+
   test('a rebuild of a context sees an added scorer file', async () => {
     const dir = prepare('hosts-app', 'esbuild-rebuild', { linkSelf: true });
     const context = await esbuild.context({

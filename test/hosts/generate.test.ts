@@ -94,6 +94,18 @@ describe('one generation', () => {
     expect(fs.existsSync(path.join(dir, GEN))).toBe(false);
   });
 
+  test('the diagnostics option: a code turned off is not printed, and wins over --strict', async () => {
+    const dir = prepare('hosts-app', 'gen-levels');
+    const result = await generate(dir, ['--strict', '--diagnostics', 'SCORER_KEY_COLLISION=off', '--diagnostics', 'CONFIG_SCORERS_FUNCTION=warn']);
+    expect(result.code, result.output).toBe(0);
+    expect(result.output).not.toContain('SCORER_KEY_COLLISION');
+    expect(count(result.output, '[agent-scorers] [CONFIG_SCORERS_FUNCTION]')).toBe(1);
+    expect(JSON.parse(read(dir, GEN).match(/JSON\.parse\((".*")\);$/m)![1]).includes('SCORER_KEY_COLLISION')).toBe(false);
+    const bad = await generate(dir, ['--diagnostics', 'SCORER_DUPLICATE_KEY=off']);
+    expect(bad.code).toBe(2);
+    expect(bad.output).toContain('SCORER_DUPLICATE_KEY is an error and cannot be turned down');
+  });
+
   test('--out is relative to the current folder, --root to it too; the extension is checked', async () => {
     const dir = prepare('hosts-app', 'gen-out');
     fs.mkdirSync(path.join(dir, 'tools'));
