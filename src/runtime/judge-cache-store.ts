@@ -19,8 +19,12 @@ export interface JudgeCacheRecord {
 type Fs = typeof import('node:fs/promises');
 type Path = typeof import('node:path');
 let nodeModules: Promise<{ fs: Fs; path: Path; url: typeof import('node:url') }> | undefined;
+// The specifier is built at run time so that no bundler follows it: a Workers or browser bundle
+// (esbuild with platform 'neutral' or 'browser', as wrangler runs it) has no node: modules, and
+// esbuild fails on a literal one even inside a lazy import().
+const node = (name: string): Promise<any> => import(/* @vite-ignore */ /* webpackIgnore: true */ /* turbopackIgnore: true */ `node:${name}`);
 const loadNode = () =>
-  (nodeModules ??= Promise.all([import('node:fs/promises'), import('node:path'), import('node:url')]).then(([fs, path, url]) => ({
+  (nodeModules ??= Promise.all([node('fs/promises') as Promise<Fs>, node('path') as Promise<Path>, node('url') as Promise<typeof import('node:url')>]).then(([fs, path, url]) => ({
     fs,
     path,
     url,

@@ -436,9 +436,9 @@ describe('cachedJudge: bundles that never call it', () => {
       });
     const index = await bundle('index.js');
     const imports = Object.values(index.metafile.inputs).flatMap((input) => input.imports);
-    const nodeImports = imports.filter((i) => i.path.startsWith('node:'));
-    expect(nodeImports.map((i) => i.path).sort()).toEqual(['node:fs/promises', 'node:path', 'node:url']);
-    for (const i of nodeImports) expect(i.kind).toBe('dynamic-import');
+    // The store builds its node: specifiers at run time, so no bundler sees one (a Workers bundle
+    // without nodejs_compat has none to give): not even a lazy import() of one is left to resolve.
+    expect(imports.filter((i) => i.path.startsWith('node:'))).toEqual([]);
     expect(Object.keys(index.metafile.inputs).some((f) => f.endsWith('judge-cache-store.js'))).toBe(true);
 
     const registry = await bundle('registry.js');
