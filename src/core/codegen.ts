@@ -74,20 +74,9 @@ export type RegistryMode =
   | { kind: 'virtual' }
   /**
    * The generated registry file (SPEC section 11): every agent inline in one module, its files
-   * imported by `specifier`, and a named export per agent whose key can be one (`exportName`).
+   * imported by `specifier`, and a named export per agent for which `exportName` gives a name.
    */
-  | { kind: 'file'; specifier: (file: string) => string; header: readonly string[] };
-
-// Names a module may not export beside the registry's own, or that no `import { x }` could bind.
-const RESERVED = new Set(
-  ('default manifest resolveScorers await break case catch class const continue debugger delete do else enum export extends false ' +
-    'finally for function if import in instanceof let new null return static super switch this throw true try typeof var void while with yield ' +
-    'implements interface package private protected public arguments eval undefined').split(' '),
-);
-
-/** The named export of an agent in the generated file, or null when its key is not a plain identifier. */
-export const exportName = (agentKey: string): string | null =>
-  /^[\p{ID_Start}$_][\p{ID_Continue}$\u200C\u200D]*$/u.test(agentKey) && !RESERVED.has(agentKey) ? agentKey : null;
+  | { kind: 'file'; specifier: (file: string) => string; header: readonly string[]; exportName: (agentKey: string) => string | null };
 
 /** `virtual:agent-scorers` or the generated file: the registry, the manifest and `resolveScorers`. */
 export function registryModule(planned: Plan, helper: string, mode: RegistryMode = { kind: 'virtual' }): string {
@@ -102,7 +91,7 @@ export function registryModule(planned: Plan, helper: string, mode: RegistryMode
       const { imports, value } = agentParts(agent, mode.specifier, `a${i}`, planned.levels);
       lines.push(...imports);
       values.push(`const a${i} = ${value};`);
-      const name = exportName(agent.folder.key);
+      const name = mode.exportName(agent.folder.key);
       if (name) named.push(`a${i} as ${name}`);
     } else {
       lines.push(`import a${i} from ${lit(AGENT_PREFIX + agent.folder.key)};`);

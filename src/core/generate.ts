@@ -6,8 +6,7 @@
 import path from 'node:path';
 import { registryModule } from './codegen.js';
 import type { Diagnostic } from './codes.js';
-import { dtsAgents, generateDts } from './dts.js';
-import { generateModuleDts } from './dts-module.js';
+import { dtsAgents, generateDts, isAgentExportName } from './dts.js';
 import { manifestJson } from './manifest.js';
 import type { Plan } from './plan.js';
 import { toPosix } from './scan.js';
@@ -68,11 +67,17 @@ export function generateFiles(planned: Plan, targets: GenerateTargets): Generate
   const files: GeneratedFile[] = [
     {
       file: targets.outFile,
-      content: registryModule(planned, REGISTRY_ENTRY, { kind: 'file', header: GEN_HEADER, specifier: (file) => relativeSpecifier(outDir, file) }),
+      content: registryModule(planned, REGISTRY_ENTRY, {
+        kind: 'file',
+        header: GEN_HEADER,
+        specifier: (file) => relativeSpecifier(outDir, file),
+        // The same rule as the declarations' named exports, so the two always agree.
+        exportName: (key) => (isAgentExportName(key) ? key : null),
+      }),
     },
-    { file: declarations, content: generateModuleDts(agents, GEN_HEADER) },
+    { file: declarations, content: generateDts(agents, { file: declarations, form: 'module' }) },
   ];
-  if (targets.dtsFile) files.push({ file: targets.dtsFile, content: generateDts(agents) });
+  if (targets.dtsFile) files.push({ file: targets.dtsFile, content: generateDts(agents, { file: targets.dtsFile }) });
   if (targets.manifestFile) files.push({ file: targets.manifestFile, content: manifestJson(planned.manifest) });
   return files;
 }

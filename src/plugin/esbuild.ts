@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { Message, PartialMessage, Plugin } from 'esbuild';
 import { agentKeyOfSpecifier, agentModule, registryModule, VIRTUAL_ID } from '../core/codegen.js';
 import type { Diagnostic } from '../core/codes.js';
-import { dtsAgents, generateDts, writeDtsFile } from '../core/dts.js';
+import { dtsFor, writeDtsFile } from '../core/dts.js';
 import { splitDiagnostics } from '../core/generate.js';
 import { manifestJson } from '../core/manifest.js';
 import { checkOptions, withRoot, type Options, type ResolvedOptions } from '../core/options.js';
@@ -40,7 +40,7 @@ export function agentScorers(userOptions?: Options): Plugin {
         if (current) return current;
         const scanned = scan({ root: options.root, agentsDirs: options.agentsDirs, extensions: options.extensions, isExcluded: options.isExcluded });
         current = plan(scanned, sources.analysers, checked.levels);
-        if (options.dtsFile) writeDtsFile(options.dtsFile, generateDts(dtsAgents(current)));
+        if (options.dtsFile) writeDtsFile(options.dtsFile, dtsFor(current, options.dtsFile));
         return current;
       };
 

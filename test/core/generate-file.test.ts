@@ -1,6 +1,5 @@
-/** The pure parts of the generated registry file: specifiers, export names, file names. */
+/** The pure parts of the generated registry file: specifiers and file names. */
 import { describe, expect, test } from 'vitest';
-import { exportName } from '../../src/core/codegen.js';
 import { declarationFileOf, defaultOutFile, relativeSpecifier } from '../../src/core/generate.js';
 
 describe('relativeSpecifier', () => {
@@ -14,18 +13,6 @@ describe('relativeSpecifier', () => {
     expect(relativeSpecifier('/p', '/p/%41.ts')).toBe('./%2541.ts');
     expect(relativeSpecifier('/p', `/p/it's "${'${x}'}" ü.ts`)).toBe(`./it's "${'${x}'}" ü.ts`);
   });
-});
-
-describe('exportName', () => {
-  test.each(['weather', 'support_2', '$x', 'ünï', 'constructor', '__proto__'])('%s is exported', (key) => {
-    expect(exportName(key)).toBe(key);
-  });
-  test.each(['weather/planner', 'my-agent', '1st', 'with space', 'default', 'manifest', 'resolveScorers', 'class', 'await', 'enum', ''])(
-    '%j is not',
-    (key) => {
-      expect(exportName(key)).toBe(null);
-    },
-  );
 });
 
 test('file names: .mjs pairs with .d.mts, .js with .d.ts, src/ when there is one', () => {

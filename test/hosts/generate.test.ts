@@ -50,6 +50,21 @@ describe('one generation', () => {
     expect(dts).not.toContain('declare const weather/planner');
   });
 
+  test('the named exports are the agent keys that are identifiers, the same in the module and its declarations', async () => {
+    const dir = prepare('hosts-app', 'gen-names', { linkSelf: true });
+    for (const agent of ['class', 'manifest', 'default', 'ünï', 'my-agent', '$x', 'eval']) write(dir, `src/mastra/agents/${agent}/scorers/s.ts`, scorer(agent));
+    expect((await generate(dir)).code).toBe(0);
+    const named = read(dir, GEN).match(/^export \{ (.*) \};$/m)![1].split(', ').map((pair) => pair.split(' as ')[1]);
+    expect(named).toEqual(['$x', 'constructor', 'support', 'weather', 'ünï']);
+    const declared = [...read(dir, 'src/agent-scorers.gen.d.mts').matchAll(/^export declare const (\S+): AgentScorers/gm)].map((m) => m[1]);
+    expect(declared).toEqual(named);
+    // And Node agrees that the module exports exactly these.
+    write(dir, 'src/check.mjs', `import * as m from './agent-scorers.gen.mjs';\nconsole.log(JSON.stringify(Object.keys(m)));\n`);
+    const result = await run(NODE24[0], [...NODE24.slice(1), 'src/check.mjs'], dir);
+    expect(result.code, result.output).toBe(0);
+    expect(JSON.parse(result.output.trim().split('\n').pop()!)).toEqual([...named, 'default', 'manifest', 'resolveScorers'].sort());
+  });
+
   test('rewrites nothing when nothing changed', async () => {
     const dir = prepare('hosts-app', 'gen-same');
     expect((await generate(dir)).code).toBe(0);
