@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import registry, { manifest, resolveScorers } from 'virtual:agent-scorers';
 import { runEvals, type ScorerEntry } from 'agent-scorers';
 import { judgeDescription } from './mastra/judge';
-import { formatSampling, formatTable } from './eval/table';
+import { formatMean, formatSampling, formatTable, scaleOf } from './eval/table';
 
 interface Example {
   question: string;
@@ -34,7 +34,7 @@ async function main(): Promise<void> {
 
   const rows: string[][] = [];
   const lowest: string[] = [];
-  // The plugin's `dts` option writes agent-scorers.d.ts, so agent keys are typed literally.
+  // The plugin's `dts` option writes src/agent-scorers.d.ts, so agent keys are typed literally.
   for (const agent of Object.keys(registry) as Array<keyof typeof registry>) {
     const value = registry[agent];
     const functionForm = typeof value === 'function';
@@ -66,7 +66,7 @@ async function main(): Promise<void> {
       const id = entry.scorer.id;
       const source = functionForm ? 'config()' : (manifest.agents[agent]?.scorers[key]?.source ?? 'config');
       const mean = result.scores[id];
-      rows.push([agent, key, source, formatSampling(entry.sampling), mean === undefined ? '-' : mean.toFixed(2), String(scored.get(id) ?? 0)]);
+      rows.push([agent, key, source, formatSampling(entry.sampling), formatMean(mean, scaleOf(entry.scorer)), String(scored.get(id) ?? 0)]);
     }
     if (worst !== null) {
       const { index, score, reason } = worst as { index: number; score: number; reason: string };
@@ -74,7 +74,7 @@ async function main(): Promise<void> {
     }
   }
 
-  console.log(formatTable(['agent', 'scorer', 'source', 'sampling', 'mean', 'items'], rows, new Set([4, 5])));
+  console.log(formatTable(['agent', 'scorer', 'source', 'sampling', 'mean / scale', 'items'], rows, new Set([4, 5])));
   console.log('\nsource: file = scorers/<key>.ts; config = config.scorers record; config() = config.scorers function,');
   console.log(`called with requestContext ${JSON.stringify(Object.fromEntries(requestContext))}. Evals run every scorer on every item;`);
   console.log('sampling applies in production (Mastra runs a ratio scorer on that share of traces).');

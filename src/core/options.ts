@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import { DIAGNOSTIC_SEVERITY, type DiagnosticCode, type Level, type Levels, type WarningCode } from './codes.js';
@@ -17,8 +18,8 @@ export interface Options {
   exclude?: Array<string | RegExp> | string | RegExp;
   /**
    * Write a declaration file typing the literal agent and scorer keys: `true` writes
-   * `<root>/agent-scorers.d.ts`, a string is a path (relative to `root`). Default: `true` when `root`
-   * has a `tsconfig.json`, else `false`.
+   * `<root>/src/agent-scorers.d.ts` where `<root>/src` is a folder, else `<root>/agent-scorers.d.ts`;
+   * a string is a path (relative to `root`). Default: `true` when `root` has a `tsconfig.json`, else `false`.
    */
   dts?: boolean | string;
   /** `true` or a file name: emit the manifest as a JSON asset. Default `false`. */
@@ -174,9 +175,18 @@ export function withRoot(options: CheckedOptions, hostRoot: string | undefined, 
     ...options,
     root,
     agentsDirs: [...new Set(options.agentsDir.map((d) => path.resolve(root, d)))],
-    dtsFile: dts === false ? null : path.resolve(root, dts === true ? DEFAULT_DTS_FILE : dts),
+    dtsFile: dts === false ? null : dts === true ? defaultDtsFile(root) : path.resolve(root, dts),
     isExcluded: (relativePath) => matchers.some((match) => match(relativePath)),
   };
+}
+
+/**
+ * Under `src/` when there is one: every common framework's tsconfig covers `src/`, while SvelteKit's
+ * generated one covers no other file at the root.
+ */
+export function defaultDtsFile(root: string): string {
+  const src = path.join(root, 'src');
+  return path.join(fs.statSync(src, { throwIfNoEntry: false })?.isDirectory() ? src : root, DEFAULT_DTS_FILE);
 }
 
 function describe(value: unknown): string {

@@ -7,14 +7,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { build, prepare, REPO, run } from '../helpers/hosts.js';
+import { build, pluginEntry, prepare, REPO, run } from '../helpers/hosts.js';
 import { DIST, scorerSource, startDev, type Dev } from './helpers.js';
 
 const { generateDts, isAgentExportName, DTS_HEADER } = (await import(pathToFileURL(path.join(DIST, 'core/dts.js')).href)) as typeof import('../../src/core/dts.js');
 type DtsAgent = import('../../src/core/dts.js').DtsAgent;
 
 const TSC = path.join(REPO, 'node_modules/typescript/bin/tsc');
-const DTS = 'agent-scorers.d.ts';
+/** The default place: under src/, which the fixture has (every framework's tsconfig covers it). */
+const DTS = 'src/agent-scorers.d.ts';
 const AGENTS = 'src/mastra/agents';
 /** The type of a source's default export, as the generator writes it. */
 const T = (file: string) => `typeof import(${JSON.stringify(file)}, { with: { "resolution-mode": "import" } }).default`;
@@ -223,6 +224,20 @@ describe('the plugin writes the declaration file', () => {
     expect(text.startsWith(`${DTS_HEADER.join('\n')}\n`)).toBe(true);
     expect(text).toContain(`    readonly "weather": {\n${WEATHER.map((l) => `      ${l}`).join('\n')}\n    };`);
     expect(text).toContain(`    readonly "news": ConfigFunction<${T(from(`${AGENTS}/news/config.ts`))}>;`);
+  });
+
+  test('by default at the root when <root>/src is not a folder (here a file named src)', async () => {
+    const flat = prepare('dev-types', 'dts-flat');
+    fs.renameSync(path.join(flat, 'src'), path.join(flat, 'app'));
+    fs.writeFileSync(path.join(flat, 'src'), 'not a folder\n');
+    const config = `import agentScorers from ${pluginEntry('rolldown')};
+export default { input: 'app/main.ts', external: [/^agent-scorers/], plugins: [agentScorers({ agentsDir: 'app/mastra/agents' })], output: { file: 'dist/main.js' } };
+`;
+    const result = await build('rolldown', 'dev-types', { dir: flat, config });
+    expect(result.code, result.output).toBe(0);
+    expect(fs.readFileSync(path.join(flat, 'agent-scorers.d.ts'), 'utf8')).toContain('    readonly "weather": {');
+    expect(fs.readFileSync(path.join(flat, 'src'), 'utf8')).toBe('not a folder\n');
+    expect(fs.existsSync(path.join(flat, 'app/agent-scorers.d.ts'))).toBe(false);
   });
 
   test('a path option writes there instead, with import paths relative to it', async () => {
