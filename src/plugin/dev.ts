@@ -26,6 +26,16 @@ interface ModuleGraph {
 interface Environment {
   moduleGraph?: ModuleGraph;
   hot?: { send(payload: { type: 'full-reload'; path: string }): void };
+  /** Vite-internal: the environment's own module runner, once something has used `environment.runner`. */
+  _runner?: ModuleRunner;
+}
+/** What a module runner evaluated, keyed by the same ids as the module graph. */
+interface RunnerNode {
+  id: string;
+  importers: Set<string>;
+}
+interface ModuleRunner {
+  evaluatedModules?: { idToModuleMap: Map<string, RunnerNode>; invalidateModule(node: RunnerNode): void };
 }
 type WatchEvent = 'add' | 'unlink' | 'addDir' | 'unlinkDir' | 'change';
 export interface DevServer {
@@ -33,6 +43,8 @@ export interface DevServer {
   environments?: Record<string, Environment>;
   moduleGraph?: ModuleGraph;
   httpServer?: { once(event: 'close', listener: () => void): unknown } | null;
+  /** Vite-internal (Vite 7 and 8): the runner behind `server.ssrLoadModule`, which SvelteKit's dev server uses. */
+  _ssrCompatModuleRunner?: ModuleRunner;
 }
 
 export interface DevHooks {
@@ -189,6 +201,34 @@ function invalidateVirtualModules(server: DevServer, agent: string | null = null
     const hmr = new Set<ModuleNode>();
     for (const mod of ours) graph.invalidateModule(mod, hmr, timestamp, true);
     env?.hot?.send({ type: 'full-reload', path: '*' });
+  }
+  forgetInRunners([server._ssrCompatModuleRunner, ...environments.map((env) => env._runner)], stale);
+}
+
+/**
+ * Drops our stale modules, and every module that imports them, from each module runner in this
+ * process. A runner re-fetches a module it has evaluated only when the server says the module
+ * changed, and the server says so once: to whichever runner asks first, after which the fresh
+ * transform counts as cached for every other runner. So with two runners on one environment (the
+ * one behind `ssrLoadModule`, which SvelteKit serves requests with and which has no HMR, and the
+ * environment's own, which our full reload makes re-import at once), the second kept serving the
+ * old registry, even while the new one failed on a broken file. A node without its fetched code is
+ * fetched again in full on its next import.
+ */
+function forgetInRunners(runners: Array<ModuleRunner | undefined>, stale: (id: string) => boolean): void {
+  for (const runner of runners) {
+    const evaluated = runner?.evaluatedModules;
+    if (!evaluated) continue;
+    const seen = new Set<string>();
+    const forget = (id: string) => {
+      const node = evaluated.idToModuleMap.get(id);
+      if (!node || seen.has(id)) return;
+      seen.add(id);
+      const importers = [...node.importers];
+      evaluated.invalidateModule(node);
+      importers.forEach(forget);
+    };
+    for (const id of [...evaluated.idToModuleMap.keys()]) if (stale(id)) forget(id);
   }
 }
 
