@@ -32,6 +32,8 @@ interface Environment {
 /** What a module runner evaluated, keyed by the same ids as the module graph. */
 interface RunnerNode {
   id: string;
+  /** The id without its query. */
+  file: string;
   importers: Set<string>;
 }
 interface ModuleRunner {
@@ -108,7 +110,16 @@ export function watchAgents(server: DevServer, hooks: DevHooks): () => void {
     const stale = planned
       ? editChangesPlan(planned, file, hooks.analyseScorer)
       : affectsDiscovery(file, agentsDirs, []);
-    if (stale) changed(file);
+    if (stale) {
+      forgetInRunners(server, (node) => node.file === file);
+      changed(file);
+    } else if (planned !== null && filesOf(planned).has(file)) {
+      // Vite's HMR handles the edit, but tells only the first runner to fetch again (see
+      // forgetInRunners): another would keep the old scorer, or our module's failed import of it
+      // while it was broken (a failed import is not linked to the file it failed on).
+      const ours = isStale(affectedAgent(file, agentsDirs));
+      forgetInRunners(server, (node) => node.file === file || ours(node.id));
+    }
   };
 
   const events: Array<[WatchEvent, (file: string) => void]> = [
@@ -178,13 +189,7 @@ export function affectedAgent(file: string, agentsDirs: readonly string[]): stri
  * through a file path that module runners never match, so they would keep stale modules.)
  */
 function invalidateVirtualModules(server: DevServer, agent: string | null = null): void {
-  // Only the registry and the changed agent's modules (its subagents too, for a removed folder):
-  // re-running every agent module would re-request every scorer file on a large tree.
-  const stale = (id: string) => {
-    if (!isOurId(id)) return false;
-    const key = agentKeyOfResolvedId(id);
-    return agent === null || key === null || key === agent || key.startsWith(`${agent}/`);
-  };
+  const stale = isStale(agent);
   const environments = server.environments ? Object.values(server.environments) : [];
   const graphs: Array<[ModuleGraph, Environment | null]> = environments.flatMap((env) => (env.moduleGraph ? [[env.moduleGraph, env] as [ModuleGraph, Environment]] : []));
   if (graphs.length === 0 && server.moduleGraph) graphs.push([server.moduleGraph, null]);
@@ -202,7 +207,20 @@ function invalidateVirtualModules(server: DevServer, agent: string | null = null
     for (const mod of ours) graph.invalidateModule(mod, hmr, timestamp, true);
     env?.hot?.send({ type: 'full-reload', path: '*' });
   }
-  forgetInRunners([server._ssrCompatModuleRunner, ...environments.map((env) => env._runner)], stale);
+  forgetInRunners(server, (node) => stale(node.id));
+}
+
+/**
+ * Whether `id` is one of our modules that `agent`'s change makes stale: the registry and the agent's
+ * modules (its subagents too, for a removed folder); every one of ours when `agent` is null.
+ * Re-running every agent module would re-request every scorer file on a large tree.
+ */
+function isStale(agent: string | null): (id: string) => boolean {
+  return (id) => {
+    if (!isOurId(id)) return false;
+    const key = agentKeyOfResolvedId(id);
+    return agent === null || key === null || key === agent || key.startsWith(`${agent}/`);
+  };
 }
 
 /**
@@ -215,8 +233,9 @@ function invalidateVirtualModules(server: DevServer, agent: string | null = null
  * old registry, even while the new one failed on a broken file. A node without its fetched code is
  * fetched again in full on its next import.
  */
-function forgetInRunners(runners: Array<ModuleRunner | undefined>, stale: (id: string) => boolean): void {
-  for (const runner of runners) {
+function forgetInRunners(server: DevServer, stale: (node: RunnerNode) => boolean): void {
+  const environments = server.environments ? Object.values(server.environments) : [];
+  for (const runner of [server._ssrCompatModuleRunner, ...environments.map((env) => env._runner)]) {
     const evaluated = runner?.evaluatedModules;
     if (!evaluated) continue;
     const seen = new Set<string>();
@@ -228,7 +247,7 @@ function forgetInRunners(runners: Array<ModuleRunner | undefined>, stale: (id: s
       evaluated.invalidateModule(node);
       importers.forEach(forget);
     };
-    for (const id of [...evaluated.idToModuleMap.keys()]) if (stale(id)) forget(id);
+    for (const node of [...evaluated.idToModuleMap.values()]) if (stale(node)) forget(node.id);
   }
 }
 
