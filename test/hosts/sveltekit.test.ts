@@ -183,7 +183,7 @@ describe('vite dev', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ agent: 'recipes', key, input: 'How many does it serve?', output: 'It serves 4.' }),
     });
-    return { status: response.status, body: await response.json() };
+    return { status: response.status, body: (await response.json()) as { score?: number; error?: string } };
   };
 
   const cwd = process.cwd();
