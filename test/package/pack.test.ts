@@ -25,6 +25,8 @@ beforeAll(async () => {
   expect(files).toContain('mastra.d.ts');
   expect(files).toContain('dist/plugin/vite.js');
   expect(files).toContain('dist/runtime/index.d.ts');
+  expect(files).toContain('LICENSE');
+  expect(files).toContain('README.md');
   expect(files.filter((f) => !/^(dist\/|client\.d\.ts$|mastra\.d\.ts$|package\.json$|README\.md$|LICENSE)/.test(f))).toEqual([]);
 
   fs.writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
@@ -62,6 +64,27 @@ function write(file: string, content: string) {
   fs.mkdirSync(path.dirname(path.join(project, file)), { recursive: true });
   fs.writeFileSync(path.join(project, file), content);
 }
+
+test('the installed package carries its MIT licence, repository links and a README whose links work outside the repository', () => {
+  const installed = path.join(project, 'node_modules/agent-scorers');
+  const license = fs.readFileSync(path.join(installed, 'LICENSE'), 'utf8');
+  expect(license.startsWith('MIT License\n\nCopyright (c) 2026 agent-scorers contributors\n')).toBe(true);
+  const pkg = JSON.parse(fs.readFileSync(path.join(installed, 'package.json'), 'utf8'));
+  expect(pkg).toMatchObject({
+    license: 'MIT',
+    repository: { type: 'git', url: 'git+https://github.com/agent-scorers/agent-scorers.git' },
+    homepage: 'https://github.com/agent-scorers/agent-scorers#readme',
+    bugs: { url: 'https://github.com/agent-scorers/agent-scorers/issues' },
+  });
+  // A relative link (docs/inspector.png, playground/README.md) is dead on npm: the tarball has no such file.
+  const readme = fs.readFileSync(path.join(installed, 'README.md'), 'utf8');
+  const targets = [...readme.matchAll(/!?\[[^\]]*\]\(([^)\s]+)\)/g)].map((m) => m[1]);
+  expect(targets.length).toBeGreaterThan(10);
+  expect(targets.filter((t) => !t.startsWith('#') && !t.startsWith('https://'))).toEqual([]);
+  expect(targets).toContain('https://raw.githubusercontent.com/agent-scorers/agent-scorers/main/docs/inspector.png');
+  expect(targets).toContain('https://github.com/agent-scorers/agent-scorers/blob/main/playground/README.md');
+  expect(targets).toContain('https://github.com/agent-scorers/agent-scorers/blob/main/bench/README.md');
+});
 
 test('every entry point loads from the installed package', async () => {
   const script = `
