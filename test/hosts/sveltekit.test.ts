@@ -6,13 +6,12 @@
  * is this repository, as after `npm install agent-scorers`. Everything runs through the real CLIs
  * (`vite build`, `node build/index.js`, `svelte-kit sync`, `svelte-check`) or Vite's dev server.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { captureLogger, count, poll, prepare, REPO, run, stripAnsi } from '../helpers/hosts.js';
 import { watcherSettled } from '../dev/helpers.js';
+import { freePort, get, serve } from './serve.js';
 
 const VITE = path.join(REPO, 'node_modules/vite/bin/vite.js');
 const SVELTE_KIT = path.join(REPO, 'node_modules/@sveltejs/kit/svelte-kit.js');
@@ -35,26 +34,6 @@ const AGENTS = {
   'weather/planner': { form: 'record', keys: ['brevity'], ids: ['file-brevity'] },
 };
 const RESPONSE = { agents: AGENTS, scores: { answer: 1, offTopic: 0 }, diagnostics: ['CONFIG_SCORERS_FUNCTION', 'SCORER_KEY_COLLISION'] };
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-async function get(url: string): Promise<{ status: number; body: any }> {
-  const response = await fetch(url);
-  const text = await response.text();
-  let body: unknown = text;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    // not JSON: keep the text
-  }
-  return { status: response.status, body };
-}
 
 describe('vite build, the built server, svelte-check', () => {
   let dir: string;
@@ -82,28 +61,16 @@ describe('vite build, the built server, svelte-check', () => {
   });
 
   test('node build/index.js serves the route with the registry, merged as the build said', async () => {
-    const port = await freePort();
-    let output = '';
-    const server: ChildProcess = spawn(process.execPath, ['build/index.js'], {
-      cwd: dir,
-      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    server.stdout!.on('data', (d) => (output += d));
-    server.stderr!.on('data', (d) => (output += d));
+    const server = await serve(dir, 'build/index.js', '/api/scorers');
     try {
-      const answer = await poll(() => get(`http://127.0.0.1:${port}/api/scorers`), (r) => r.status === 200, {
-        timeout: 30_000,
-        context: () => `\nserver output:\n${output}`,
-      });
-      expect(answer.body).toEqual(RESPONSE);
+      expect(await get(`${server.base}/api/scorers`)).toEqual({ status: 200, body: RESPONSE });
       // The page's load function uses a per-agent module and resolveScorers.
-      const page = await fetch(`http://127.0.0.1:${port}/`).then((r) => r.text());
+      const page = await fetch(`${server.base}/`).then((r) => r.text());
       expect(page).toContain('<li>weather: answer-relevancy, relevance, tone, extra</li><li>support: empathy</li>');
       // The run-time merge knew it all at build time: nothing is warned again at start-up.
-      expect(output).not.toContain('SCORER_KEY_COLLISION');
+      expect(server.output()).not.toContain('SCORER_KEY_COLLISION');
     } finally {
-      server.kill();
+      server.stop();
     }
   });
 
