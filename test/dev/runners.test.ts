@@ -64,7 +64,20 @@ describe.each<ViteName>(['vite8', 'vite7'])('ssrLoadModule beside the environmen
     const expected = ['added=added', 'broken=fixed', 'relevance=relevance-v1', 'tone=tone-v2', 'extra=config-extra'];
     const equal = (value: unknown) => JSON.stringify(value) === JSON.stringify({ runner: expected, ssrLoadModule: expected });
     expect(await dev.until(both, equal)).toEqual({ runner: expected, ssrLoadModule: expected });
+  });
+
+  test('an existing scorer edited into a syntax error fails both, and recovers in both', async () => {
+    await dev.write('weather/scorers/tone.ts', 'export default (;\n');
+    const failing = (value: unknown) => value === 'both failed';
+    const outcome = async () => {
+      const [runner, ssr] = await Promise.allSettled([viaRunner(), viaSsrLoadModule()]);
+      return runner.status === 'rejected' && ssr.status === 'rejected' ? 'both failed' : JSON.stringify({ runner, ssr });
+    };
+    expect(await dev.until(outcome, failing)).toBe('both failed');
     await dev.write('weather/scorers/tone.ts', scorerSource('tone'));
+    const expected = ['added=added', 'broken=fixed', ...WEATHER];
+    const equal = (value: unknown) => JSON.stringify(value) === JSON.stringify({ runner: expected, ssrLoadModule: expected });
+    expect(await dev.until(both, equal)).toEqual({ runner: expected, ssrLoadModule: expected });
   });
 
   test('deleted files leave both on the next import after the watcher reports it', async () => {
