@@ -2,7 +2,8 @@
  * SvelteKit as a host (SPEC 10): the fixture app is what `npx sv create` scaffolds (Svelte 5,
  * strict TypeScript, a tsconfig that extends `.svelte-kit/tsconfig.json`), with
  * `@sveltejs/adapter-node`, the plugin in `vite.config.ts` and a `+server.ts` that imports the
- * registry, as Mastra's SvelteKit guide imports its Mastra instance. Its `node_modules/agent-scorers`
+ * registry, and `src/mastra/index.ts`, a Mastra instance whose Agents take their scorers from the
+ * registry, used by a route as in Mastra's SvelteKit guide. Its `node_modules/agent-scorers`
  * is this repository, as after `npm install agent-scorers`. Everything runs through the real CLIs
  * (`vite build`, `node build/index.js`, `svelte-kit sync`, `svelte-check`) or Vite's dev server.
  */
@@ -32,6 +33,13 @@ const AGENTS = {
     ids: ['answer-relevancy-scorer', 'config-relevance', 'file-tone', 'config-extra'],
   },
   'weather/planner': { form: 'record', keys: ['brevity'], ids: ['file-brevity'] },
+};
+/** What `GET /api/agents` answers: Mastra's own Agents list the scorers they got from the registry. */
+const MASTRA_AGENTS = {
+  weatherAgent: ['answer-relevancy', 'relevance', 'tone', 'extra'],
+  plannerAgent: ['brevity'],
+  supportAgent: ['empathy'],
+  recipesAgent: ['servings'],
 };
 const RESPONSE = { agents: AGENTS, scores: { answer: 1, offTopic: 0 }, diagnostics: ['CONFIG_SCORERS_FUNCTION', 'SCORER_KEY_COLLISION'] };
 
@@ -64,6 +72,7 @@ describe('vite build, the built server, svelte-check', () => {
     const server = await serve(dir, 'build/index.js', '/api/scorers');
     try {
       expect(await get(`${server.base}/api/scorers`)).toEqual({ status: 200, body: RESPONSE });
+      expect(await get(`${server.base}/api/agents`)).toEqual({ status: 200, body: MASTRA_AGENTS });
       // The page's load function uses a per-agent module and resolveScorers.
       const page = await fetch(`${server.base}/`).then((r) => r.text());
       expect(page).toContain('<li>weather: answer-relevancy, relevance, tone, extra</li><li>support: empathy</li>');
@@ -182,6 +191,7 @@ describe('vite dev', () => {
   test('the route answers with the registry, and the merge warnings print once', async () => {
     const first = await scorersRoute();
     expect(first).toEqual({ status: 200, body: RESPONSE });
+    expect(await get(`${base}/api/agents`)).toEqual({ status: 200, body: MASTRA_AGENTS });
     await scorersRoute();
     const warnings = logs.filter((line) => line.includes('[plugin agent-scorers]') || line.includes('Plugin: agent-scorers'));
     expect(logs.filter((line) => line.includes(COLLISION))).toHaveLength(1);
@@ -202,6 +212,8 @@ describe('vite dev', () => {
     const next = await scorersRoute();
     expect(next.status).toBe(200);
     expect(recipes(next.body)).toEqual({ form: 'record', keys: ['added', 'servings'], ids: ['file-added', 'file-servings'] });
+    // The Mastra instance is built again from the new registry too.
+    expect((await get(`${base}/api/agents`)).body.recipesAgent).toEqual(['added', 'servings']);
   });
 
   test('a new scorer file with a syntax error makes the next response an error, never the old registry', async () => {
@@ -232,5 +244,6 @@ describe('vite dev', () => {
     }
     expect((await tryInInspector('added')).status).toBe(404);
     expect(await scorersRoute()).toEqual({ status: 200, body: RESPONSE });
+    expect(await get(`${base}/api/agents`)).toEqual({ status: 200, body: MASTRA_AGENTS });
   });
 });
