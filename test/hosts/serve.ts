@@ -29,7 +29,8 @@ export interface Served {
   base: string;
   /** Everything the program printed so far. */
   output: () => string;
-  stop: () => void;
+  /** Ends the program and waits until it has exited. */
+  stop: () => Promise<void>;
 }
 
 /** Starts `node <script>` in `dir` with `PORT` and `HOST` set; resolves once `readyPath` answers. */
@@ -44,11 +45,15 @@ export async function serve(dir: string, script: string, readyPath: string): Pro
   child.stdout.on('data', (d) => (output += d));
   child.stderr.on('data', (d) => (output += d));
   const base = `http://127.0.0.1:${port}`;
-  const stop = () => void child.kill();
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill();
+    await exited;
+  };
   try {
     await poll(() => get(`${base}${readyPath}`), (r) => r.status < 500, { timeout: 30_000, context: () => `\nserver output:\n${output}` });
   } catch (error) {
-    stop();
+    await stop();
     throw error;
   }
   return { base, output: () => output, stop };

@@ -79,7 +79,7 @@ describe('vite build, the built server, svelte-check', () => {
       // The run-time merge knew it all at build time: nothing is warned again at start-up.
       expect(server.output()).not.toContain('SCORER_KEY_COLLISION');
     } finally {
-      server.stop();
+      await server.stop();
     }
   });
 

@@ -44,7 +44,7 @@ describe('vite build --ssr of a Hono server', () => {
       expect(await get(`${server.base}/agents/weather/planner`)).toEqual({ status: 200, body: { brevity: 'file-brevity' } });
       expect(await get(`${server.base}/agents/nope`)).toEqual({ status: 404, body: { error: 'no agent "nope"' } });
     } finally {
-      server.stop();
+      await server.stop();
     }
   });
 
