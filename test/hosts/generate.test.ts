@@ -27,7 +27,7 @@ describe('one generation', () => {
     const b = prepare('hosts-app', 'gen-b');
     const first = await generate(a);
     expect(first.code, first.output).toBe(0);
-    expect(first.output).toContain(`wrote ${GEN}, src/agent-scorers.gen.d.mts, agent-scorers.d.ts`);
+    expect(first.output).toContain(`wrote ${GEN}, src/agent-scorers.gen.d.mts, src/agent-scorers.d.ts`);
     expect((await generate(b)).code).toBe(0);
 
     const module = read(a, GEN);
@@ -40,7 +40,7 @@ describe('one generation', () => {
     expect(module).not.toContain('from "./mastra/agents/support/scorers/ignored.ts"');
     expect(module).toContain('[["ignored","ignored.ts"]]');
     expect(module).toMatch(/^export \{ a0 as constructor, a1 as support, a2 as weather \};$/m);
-    for (const file of [GEN, 'src/agent-scorers.gen.d.mts', 'agent-scorers.d.ts']) {
+    for (const file of [GEN, 'src/agent-scorers.gen.d.mts', 'src/agent-scorers.d.ts']) {
       expect(read(a, file)).not.toContain(REPO);
       expect(read(a, file)).toBe(read(b, file));
     }
@@ -69,11 +69,11 @@ describe('one generation', () => {
     const dir = prepare('hosts-app', 'gen-same');
     expect((await generate(dir)).code).toBe(0);
     const old = new Date('2001-01-01T00:00:00Z');
-    for (const file of [GEN, 'src/agent-scorers.gen.d.mts', 'agent-scorers.d.ts']) fs.utimesSync(path.join(dir, file), old, old);
+    for (const file of [GEN, 'src/agent-scorers.gen.d.mts', 'src/agent-scorers.d.ts']) fs.utimesSync(path.join(dir, file), old, old);
     const again = await generate(dir);
     expect(again.code, again.output).toBe(0);
     expect(again.output).toContain(`${GEN} is up to date`);
-    for (const file of [GEN, 'src/agent-scorers.gen.d.mts', 'agent-scorers.d.ts']) {
+    for (const file of [GEN, 'src/agent-scorers.gen.d.mts', 'src/agent-scorers.d.ts']) {
       expect(fs.statSync(path.join(dir, file)).mtimeMs).toBe(old.getTime());
     }
   });
@@ -224,7 +224,7 @@ const hostile: ScorerEntry = registry[${JSON.stringify(`qu"o'te \${x} ü`)}][${J
 export { hostile };
 `);
     // skipLibCheck off, so the generated declarations themselves are checked too.
-    write(dir, 'tsconfig.check.json', JSON.stringify({ extends: './tsconfig.json', compilerOptions: { skipLibCheck: false, types: [] }, include: ['src/check.ts', 'agent-scorers.d.ts'] }));
+    write(dir, 'tsconfig.check.json', JSON.stringify({ extends: './tsconfig.json', compilerOptions: { skipLibCheck: false, types: [] }, include: ['src/check.ts', 'src/agent-scorers.d.ts'] }));
     const tsc = await run(process.execPath, [path.join(REPO, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.check.json'], dir);
     expect(tsc.code, tsc.output).toBe(0);
   });
