@@ -285,7 +285,10 @@ export function createResolver(registry: Readonly<Record<string, ResolvedScorers
     }
     const value = registry[agentKey];
     if (typeof value !== 'function') return value;
-    const result = await value({ requestContext: options.requestContext });
+    // Mastra hands a function form a fresh, empty RequestContext when the caller gives none, so
+    // `requestContext.get('x')` is safe there; an empty Map has the same reading API (get, has, size,
+    // entries) without tying this helper to @mastra/core.
+    const result = await value({ requestContext: options.requestContext ?? new Map() });
     if (result === null || typeof result !== 'object' || Array.isArray(result)) {
       throw new ScorerRegistryError(
         'CONFIG_INVALID_SCORERS',

@@ -58,9 +58,9 @@ describe.each(HOSTS)('parity with Mastra on %s', (host) => {
     }
   };
 
-  // fn is compared with a request context below: without one, Mastra passes a fresh RequestContext
-  // while resolveScorers passes undefined (the registry helper cannot depend on @mastra/core).
-  test.each(['plain', 'record', 'config-only', 'agent', 'parent'])('%s resolves to the scorers Mastra gives', async (name) => {
+  // fn without a request context: Mastra passes a fresh, empty RequestContext, resolveScorers an
+  // empty Map, so the config's `requestContext.get('lang')` works in both.
+  test.each(['plain', 'record', 'config-only', 'fn', 'agent', 'parent'])('%s resolves to the scorers Mastra gives', async (name) => {
     compare(await m.resolveScorers(name), await agents[name].listScorers());
   });
 
