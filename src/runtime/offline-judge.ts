@@ -32,8 +32,15 @@ const STOP_WORDS = new Set(
   ).split(/\s+/),
 );
 
+/** Plurals that no suffix rule reaches. */
+const IRREGULAR: Record<string, string> = {
+  children: 'child', men: 'man', women: 'woman', people: 'person', mice: 'mouse', teeth: 'tooth', feet: 'foot', geese: 'goose',
+};
+
 function stem(word: string): string {
-  let w = word;
+  let w = IRREGULAR[word] ?? word;
+  // Latin plurals in -i meet their singular in -us: "cacti" and "cactus" both become "cactu".
+  if (w.length >= 5 && w.endsWith('i')) return `${w.slice(0, -1)}u`;
   if (w.length > 4 && w.endsWith('ies')) return `${w.slice(0, -3)}y`;
   if (w.length > 4 && /(ses|xes|ches|shes)$/.test(w)) return w.slice(0, -2);
   if (w.length > 3 && w.endsWith('s') && !w.endsWith('ss')) w = w.slice(0, -1);
@@ -105,7 +112,7 @@ const TIME_WORD = new RegExp(
 const IMPERATIVE = new RegExp(`^(?:(?:first|then|next|finally|also|or|and|now|just|simply),?\\s+)?(${IMPERATIVE_VERBS})\\b`, 'i');
 
 /** The answer cue of each kind of question: content of the asked kind. */
-const ANSWER_CUES: Partial<Record<QuestionKind, { label: string; test: (statement: string) => boolean }>> = {
+const ANSWER_CUES: Partial<Record<QuestionKind, { label: string; test: (statement: string, question: Question) => boolean }>> = {
   quantity: { label: 'a number', test: (s) => /\d/.test(s) || NUMBER_WORD.test(s) },
   time: {
     label: 'a time or date',
@@ -117,11 +124,13 @@ const ANSWER_CUES: Partial<Record<QuestionKind, { label: string; test: (statemen
     label: 'a place',
     test: (s) =>
       /\b(in|at|on|near|off|from|inside|outside|across|along|between|to)\s+(the\s+)?\p{Lu}/u.test(s) ||
+      // "in an airtight container", "at the front desk": a locative phrase, named or not.
+      /\b(in|at|on|inside|near)\s+(a|an|the|your|our)\s+\p{L}/iu.test(s) ||
       /\b(north|south|east|west|northern|southern|eastern|western|coast|city|town|country|island|mountains?|region|continent|ocean|sea|river|valley|online|website|office|street|shop|store|located|nearby|centre|center|downtown|abroad|home)\b/i.test(
         s,
       ),
   },
-  person: { label: 'a name', test: (s) => hasName(s) },
+  person: { label: 'a name', test: (s, q) => personName(q, s) },
   recommendation: { label: 'a name or title', test: (s) => hasName(s) },
   reason: {
     label: 'a cause',
@@ -155,6 +164,27 @@ function hasName(statement: string): boolean {
   return /(?<=[\p{L},;:]\s+)\p{Lu}\p{Ll}+/u.test(statement.replace(/\bI\b/g, 'i'));
 }
 
+/** Capitalised words that are not names of people or works. */
+const CALENDAR = new RegExp(`^(${MONTHS}|${DAYS})s?$`, 'i');
+
+/**
+ * A name the answer brings to a "who" question: a capitalised word, pair of words or acronym that
+ * the question does not contain, outside a place phrase ("in Redmond, Washington") and not a day or
+ * month. A capitalised first word counts only when the statement takes up the question's terms
+ * ("Shakespeare wrote it" to "Who wrote Hamlet?"), since any sentence starts with one ("Dogs bark").
+ */
+function personName(question: Question, statement: string): boolean {
+  const text = statement.replace(/\b(?:in|at|from|near|on)\s+(?:the\s+)?\p{Lu}[\p{L}\p{N}]*(?:,?\s+\p{Lu}[\p{L}\p{N}]*)*/gu, ' ');
+  const tokens = text.match(/[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu) ?? [];
+  const isName = (token: string) =>
+    /^\p{Lu}/u.test(token) && token !== 'I' && !CALENDAR.test(token) && !question.terms.includes(stem(token.toLowerCase()));
+  if (tokens.some((token, i) => i > 0 && isName(token))) return true;
+  const first = tokens[0];
+  if (first === undefined || STOP_WORDS.has(first.toLowerCase()) || !isName(first)) return false;
+  if (tokens[1] !== undefined && /^\p{Lu}/u.test(tokens[1])) return true;
+  return keyTerms(statement).some((term) => question.terms.includes(term));
+}
+
 /** A capitalised word inside the statement that the question does not contain: a name the answer brings. */
 function freshName(question: Question, statement: string): boolean {
   const inside = statement.match(/(?<=\S\s+)\p{Lu}[\p{L}\p{N}]+/gu) ?? [];
@@ -163,9 +193,56 @@ function freshName(question: Question, statement: string): boolean {
   return names.some((name) => !question.terms.includes(stem(name.toLowerCase())));
 }
 
+/**
+ * Common English verbs (base forms; inflections are derived): with the shapes in `hasFiniteVerb`,
+ * they tell a short sentence ("Trains run on time.") from a short answer phrase ("The blue whale.").
+ */
+const VERBS = (
+  'bark bake become begin bite bleed blow boil break bring build burn buy catch change chase click climb come cook cost ' +
+  'crawl cry dance die dig drift drink drive drop eat fall feed feel fight fit fix float flow fly follow forget freeze ' +
+  'give glow go grow hang happen hate help hide hit hold hunt hurt jam jump keep kick kill kiss know laugh lead learn leave ' +
+  'lie like listen live look lose love make matter meet melt migrate miss move need open own paint pass pay play pour ' +
+  'pull push rain reach read ride ring rise roar run say see seem sell send shine shoot sing sink sit sleep smell smile ' +
+  'snow speak spend spin stand stay steal stick sting sound swim take talk taste teach tell think throw travel try turn ' +
+  'wait wake walk want warm watch wear win wish work worry write'
+).split(' ');
+const IRREGULAR_PAST =
+  'ate became began bit bled blew broke brought built burnt bought caught came cost dug drank drove fell fed felt fought ' +
+  'flew forgot froze gave went grew hung hid held hurt kept knew led left lay lost made met paid ran rang rose said saw ' +
+  'sold sent shone shot sang sank sat slept spoke spent spun stood stole stuck stung swam took taught told thought threw ' +
+  'woke wore won wrote written done gone seen';
+const VERB_FORMS = new Set([
+  ...VERBS.flatMap((v) => [v, v.endsWith('y') ? `${v.slice(0, -1)}ies` : /(s|sh|ch|x|o)$/.test(v) ? `${v}es` : `${v}s`, v.endsWith('e') ? `${v}d` : `${v}ed`]),
+  ...IRREGULAR_PAST.split(' '),
+]);
+const FREQUENCY_ADVERB = /^(never|always|often|rarely|seldom|usually|sometimes|hardly|barely)$/;
+const NOT_ADVERBS = new Set(['family', 'supply', 'early', 'daily', 'weekly', 'monthly', 'yearly', 'only', 'holy', 'jelly', 'belly', 'assembly', 'butterfly', 'reply', 'apply', 'rally', 'italy']);
+const DETERMINER = /^(the|a|an|some|no|my|our|your|their|his|her|its)$/i;
+const FUNCTION_WORD = /^(the|a|an|of|and|or|in|on|at|to|for|with|from|by|per|about|around|over|under)$/i;
+
+/**
+ * Whether a short text is a sentence rather than an answer phrase: a lower-case word after the first
+ * that is a known verb form, a frequency adverb or an -ly adverb, or the shape "Nouns verb X" /
+ * "Noun verbs X" (a plural subject followed by a bare word, or a singular one followed by an -s form).
+ * Capitalised words are never read as verbs: "Hypertext Transfer Protocol" is a name.
+ */
+function hasFiniteVerb(text: string): boolean {
+  const tokens = text.match(/[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu) ?? [];
+  const lower = (t: string | undefined) => t !== undefined && /^\p{Ll}/u.test(t);
+  for (let i = 1; i < tokens.length; i++) {
+    const t = tokens[i];
+    if (!lower(t)) continue;
+    if (VERB_FORMS.has(t) || FREQUENCY_ADVERB.test(t) || (t.length > 4 && t.endsWith('ly') && !NOT_ADVERBS.has(t))) return true;
+  }
+  const words = DETERMINER.test(tokens[0] ?? '') ? tokens.slice(1) : tokens;
+  if (words.length < 3 || !lower(words[1]) || FUNCTION_WORD.test(words[1])) return false;
+  const plural = (t: string) => /[^su]s$/i.test(t) && t.length > 3;
+  return plural(words[0]) ? !plural(words[1]) : plural(words[1]) && !/ss$/.test(words[1]);
+}
+
 /** Replies that carry no answer at all: error messages, stack-trace lines. */
 const ERROR_TEXT =
-  /^\s*[\w.]*(error|exception|fatal|traceback)\b\s*[:!(]|^\s*[45]\d\d\s+\p{Lu}|\b(service unavailable|internal server error)\b|^\s*(internal server error|bad gateway|service unavailable|gateway time-?out|not found)\b|\b(cannot read propert\w+ of|is not a function|is not defined|undefined is not|econnrefused|etimedout|stack trace|request timed out|something went wrong)\b/iu;
+  /^\s*(null|undefined|nan|\[object object\]|\{\s*\}|\[\s*\])\s*$|^\s*[\w.]*(error|exception|fatal|traceback)\b\s*[:!(]|^\s*[45]\d\d\s+\p{Lu}|\b(service unavailable|internal server error)\b|^\s*(internal server error|bad gateway|service unavailable|gateway time-?out|not found)\b|\b(cannot read propert\w+ of|is not a function|is not defined|undefined is not|econnrefused|etimedout|stack trace|request timed out|something went wrong)\b/iu;
 /** Replies that decline to answer: on the question's topic, but not an answer. */
 const REFUSAL =
   /\b(i (do not|don't|cannot|can't|can not|am unable|am not able|have no|am not sure|do not know|don't know)|i'm (not sure|unable|sorry)|unable to (provide|answer|check|access|help)|no access to|not able to (provide|answer|check|access))\b/i;
@@ -175,6 +252,18 @@ const AUXILIARY = /\b(is|are|was|were|am|be|been|have|has|had|do|does|did|can|ca
 const PRONOUN_START = /^(it|its|they|their|this|these|that|those|he|she|his|her|there|you)\b/i;
 /** A definition's shape: "X is a ...", "X are the ...", "X means ...". */
 const DEFINITION = /\b(is|are|was|were)\s+(a|an|the|one|any|when|where|how)\b|\b(means|refers to|stands for|is called|are called)\b/i;
+/**
+ * Yes-no questions about what is allowed or available ("Can I bring my dog?", "Is the shop open?")
+ * or about a judgement ("Is coffee bad for you?").
+ */
+const JUDGEMENT_QUESTION =
+  /^(can|may|could) (i|we|you|guests?|visitors?|one)\b|\b(allowed|permitted|accept\w*|open|closed|bad|good|safe|healthy|harmful|dangerous|legal|necessary|required|worth)\b/;
+/** Statements that say what is allowed, available, safe or required: the substance of a yes or no to such a question. */
+const JUDGEMENT_ANSWER =
+  /\b(welcome|allowed|permitted|accepted|acceptable|available|forbidden|prohibited|banned|fine|ok|okay|opens?|closed?|closes|may|can|cannot|can't|only|safe|unsafe|healthy|unhealthy|harmful|harmless|dangerous|risky|legal|illegal|necessary|required|recommended)\b/i;
+/** Questions whose focus is a measure ("What is the population of Tokyo?"): a number answers them. */
+const MEASURE_QUESTION =
+  /\bwhat(?:'s| is| are| was| were)? (?:the |its |your |their )?(?:\w+ )?(population|price|cost|height|length|weight|depth|width|distance|speed|temperature|age|size|area|point|altitude|elevation|salary|fee|rate|capacity|duration)\b/;
 /** Questions about a failure, which an error message answers. */
 const ABOUT_FAILURE = /\b(fail\w*|error\w*|crash\w*|broke\w*|broken|wrong|exception|bug)\b/i;
 
@@ -188,12 +277,24 @@ interface Question {
   failure: boolean;
   /** The question offers alternatives ("A or B?"). */
   choice: boolean;
+  /** A yes-no question about what is allowed, available, safe or required. */
+  judgement: boolean;
+  /** A "what" question whose focus is a measure, answered by a number. */
+  measure: boolean;
 }
 
 function readQuestion(question: string): Question {
   const text = question.trim().toLowerCase().replace(/[’]/g, "'");
   const kind = KINDS.find(([, pattern]) => pattern.test(text))?.[0] ?? 'topic';
-  return { kind, terms: keyTerms(question), weather: WEATHER.question.test(question), failure: ABOUT_FAILURE.test(text), choice: /\S\s+or\s+\S[^?]*\?\s*$/.test(text) };
+  return {
+    kind,
+    terms: keyTerms(question),
+    weather: WEATHER.question.test(question),
+    failure: ABOUT_FAILURE.test(text),
+    choice: /\S\s+or\s+\S[^?]*\?\s*$/.test(text),
+    judgement: kind === 'yes-no' && JUDGEMENT_QUESTION.test(text),
+    measure: kind === 'entity' && MEASURE_QUESTION.test(text),
+  };
 }
 
 type Verdict = { result: 'yes' | 'unsure' | 'no'; reason: string };
@@ -219,15 +320,21 @@ function heuristicVerdict(question: Question, statement: string, alone: boolean,
   const fresh = terms.filter((term) => !question.terms.includes(term));
   const quoted = shared.slice(0, 3).map((t) => `"${t}"`).join(', ');
   const cue = ANSWER_CUES[question.kind];
-  if (cue?.test(text)) return yes(`gives ${cue.label}, which the question asks for`);
+  if (cue?.test(text, question)) return yes(`gives ${cue.label}, which the question asks for`);
   if (question.weather && WEATHER.answer.test(text)) return yes('gives weather conditions, which the question asks for');
+  if (question.measure && ANSWER_CUES.quantity!.test(text, question)) return yes('gives a number, which the question about a measure asks for');
+  // "Pets are welcome." to "Can I bring my dog?": what is allowed is the substance of the yes or no.
+  if (question.judgement && JUDGEMENT_ANSWER.test(text) && (alone || shared.length > 0)) {
+    return yes('says what is allowed, available or safe, which the yes-no question asks');
+  }
 
   // A short noun phrase that is the whole answer ("Tokyo", "Jane Austen.", "Mount Everest, at 8,849
   // metres") is a direct answer, except to questions whose answer must be a number, a time, a cause
   // or an instruction. Its head is what comes before an apposition (comma, colon, dash, parenthesis).
+  // A short sentence is not a phrase: "Trains run on time." answers nothing by its shape alone.
   const head = text.split(/[,:;(–—]|\s-\s/)[0];
   const words = head.split(/\s+/).filter(Boolean).length;
-  const short = words <= 4 && !AUXILIARY.test(head) && !PRONOUN_START.test(head);
+  const short = words <= 4 && !AUXILIARY.test(head) && !PRONOUN_START.test(head) && !hasFiniteVerb(head);
   if (alone && short && shared.length === 0 && !['quantity', 'time', 'reason', 'procedure'].includes(question.kind)) {
     return yes('is a direct short answer');
   }
@@ -252,6 +359,10 @@ function heuristicVerdict(question: Question, statement: string, alone: boolean,
     return unsure(`mentions ${quoted} from the question${cue ? ` but does not give ${cue.label}` : ' but does not answer it'}`);
   }
   if (PRONOUN_START.test(text) && previous && previous.result !== 'no') return unsure('continues the previous statement');
+  // "Soccer is popular there." as the first statement: "there" can only point at the question's subject.
+  if (!previous && question.terms.length > 0 && /\b(there|it|them)\s*[.!?]*$/i.test(text)) {
+    return unsure("refers back to the question's subject without answering it");
+  }
   return no('shares no key term with the question and gives nothing it asks for');
 }
 
