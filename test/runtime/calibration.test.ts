@@ -6,10 +6,12 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createAnswerRelevancyScorer, offlineJudge } from '../../src/runtime/index.js';
 
+/** In the order they were written; the set's `labels` field says which ones shaped the rules. */
+const SPLITS = ['dev', 'holdout-1', 'holdout-2', 'holdout-3', 'holdout-4', 'holdout-5'] as const;
 interface Case {
   id: string;
   type: string;
-  split: 'dev' | 'holdout-1' | 'holdout-2';
+  split: (typeof SPLITS)[number];
   question: string;
   answer: string;
   verdicts: Array<'yes' | 'unsure' | 'no'>;
@@ -34,6 +36,7 @@ describe('offlineJudge calibration', () => {
       expect(c.score, c.id).toBe(expected);
     }
     expect(set.labels).toMatch(/labelled by hand/);
+    expect(new Set(set.cases.map((c) => c.split))).toEqual(new Set(SPLITS));
   });
 
   it('mean absolute error of createAnswerRelevancyScorer({ model: offlineJudge() }) is at most 0.15', async () => {
@@ -44,7 +47,7 @@ describe('offlineJudge calibration', () => {
     }
     const mae = (list: typeof rows) => list.reduce((sum, r) => sum + r.error, 0) / list.length;
     const bySplit = (split: Case['split']) => rows.filter((r) => r.c.split === split);
-    const splits = (['dev', 'holdout-1', 'holdout-2'] as const).map((split) => `${split} ${mae(bySplit(split)).toFixed(3)} over ${bySplit(split).length}`);
+    const splits = SPLITS.map((split) => `${split} ${mae(bySplit(split)).toFixed(3)} over ${bySplit(split).length}`);
     const report = [
       `offlineJudge answer-relevancy MAE: ${mae(rows).toFixed(3)} over ${rows.length} cases (${splits.join(', ')})`,
       ...rows
@@ -64,5 +67,49 @@ describe('offlineJudge calibration', () => {
     const topicOnly = await scorer.run({ input: question, output: 'Japan is an island nation with great food.' });
     expect(topicOnly.score).toBeLessThanOrEqual(0.3);
     expect(topicOnly.analyzeStepResult.results[0]).toEqual({ result: 'unsure', reason: expect.stringMatching(/^\[offline heuristic\] mentions "japan"/) });
+  });
+
+  it('a short sentence is not a short answer: off-topic sentences with a verb are `no` (holdout-3)', async () => {
+    for (const [question, output] of [
+      ['What is the capital of Japan?', 'Trains run on time.'],
+      ['Is the store open on Sunday?', 'Cats sleep a lot.'],
+      ['Who painted the Mona Lisa?', 'Dogs bark loudly.'],
+      ['Where is the Eiffel Tower?', 'Pizza tastes good.'],
+    ]) {
+      const result = await scorer.run({ input: question, output });
+      expect(result.score, output).toBe(0);
+      expect(result.analyzeStepResult.results[0].reason, output).toMatch(/^\[offline heuristic\] shares no key term/);
+    }
+    // Noun phrases, names, numbers and acronyms still are.
+    for (const [question, output] of [
+      ['What is the largest planet?', 'Jupiter.'],
+      ['What is the longest river?', 'The Nile.'],
+      ['What does HTTP stand for?', 'Hypertext Transfer Protocol.'],
+      ['What is the tallest animal?', 'The giraffe.'],
+    ]) {
+      expect((await scorer.run({ input: question, output })).analyzeStepResult.results[0].reason, output).toBe('[offline heuristic] is a direct short answer');
+    }
+  });
+
+  it('a "who" answer in a sentence names someone; a yes-no question is answered by what is allowed (holdout-3)', async () => {
+    expect((await scorer.run({ input: 'Who wrote Hamlet?', output: 'Shakespeare wrote it around 1600.' })).score).toBe(1);
+    // A capitalised first word alone is no name: every sentence has one.
+    expect((await scorer.run({ input: 'Who wrote Hamlet?', output: 'Critics praise it widely.' })).score).toBeLessThan(1);
+    // Names in a place phrase or days of the week are not who-answers.
+    expect((await scorer.run({ input: 'Who founded Microsoft?', output: 'Microsoft is headquartered in Redmond, Washington.' })).score).toBe(0.3);
+    expect((await scorer.run({ input: 'Who runs the club?', output: 'The club meets on Tuesdays.' })).score).toBe(0.3);
+    const pets = await scorer.run({ input: 'Can I bring my dog to the hotel?', output: 'Pets are welcome for a small fee.' });
+    expect(pets.analyzeStepResult.results[0]).toEqual({ result: 'yes', reason: '[offline heuristic] says what is allowed, available or safe, which the yes-no question asks' });
+    expect((await scorer.run({ input: 'Can I bring my dog to the hotel?', output: 'Music is fun.' })).score).toBe(0);
+  });
+
+  it('hostile text is judged, not executed or choked on', async () => {
+    for (const output of ['__proto__', '${process.exit(1)}', 'C:\\path\\to\\file', 'line one\nline two', '東京', '\u0000', 'null', '[object Object]']) {
+      const result = await scorer.run({ input: 'What is the capital of Japan? ${x} __proto__', output });
+      expect(result.score, output).toBeGreaterThanOrEqual(0);
+      expect(result.score, output).toBeLessThanOrEqual(1);
+      for (const verdict of result.analyzeStepResult.results) expect(verdict.reason).toMatch(/^\[offline heuristic\] /);
+    }
+    expect((await scorer.run({ input: 'What is the status of my order?', output: 'null' })).score).toBe(0);
   });
 });
