@@ -34,14 +34,15 @@ type IsAny<T> = 0 extends 1 & T ? true : false;
  * `{ readonly scorer: T }`; an entry keeps its own types, except `sampling`, typed as the sampling union
  * (a plainly written `{ type: 'ratio', rate: 0.5 }` is `{ type: string; rate: number }` to TypeScript,
  * which Mastra's type would refuse; the build has checked the value), and Mastra's `filter`, passed
- * through untyped for the same reason.
+ * through untyped for the same reason. Every entry has at least an optional `sampling`, as Mastra's own
+ * entry type does, so code that reads `entry.sampling` over a whole record type-checks.
  */
 export type FileEntry<T> =
   IsAny<T> extends true
     ? LooseScorerEntry
     : T extends { readonly scorer: unknown }
-      ? { readonly [K in keyof T]: K extends 'sampling' ? Sampling : K extends 'filter' ? any : T[K] }
-      : { readonly scorer: T };
+      ? { readonly [K in keyof T]: K extends 'sampling' ? Sampling : K extends 'filter' ? any : T[K] } & { readonly sampling?: Sampling }
+      : { readonly scorer: T; readonly sampling?: Sampling };
 
 type ScorersOf<C> = C extends { readonly scorers?: infer S } ? S : undefined;
 type RecordOf<C> = Exclude<ScorersOf<C>, AnyFunction | undefined | null>;
