@@ -32,6 +32,10 @@ const SPECIFIER = new RegExp(`^${VIRTUAL_ID}$`);
 
 export function withAgentScorers(nextConfig: NextConfig | NextConfigFunction = {}, options?: Options): NextConfigFunction {
   const checked = checkOptions(options);
+  // Next type-checks every app and writes tsconfig.json itself on the first build, after this config
+  // has run; so the ambient declarations are on by default here, or that first build could not see
+  // `virtual:agent-scorers`.
+  checked.dts ??= true;
   return async (phase, context) => {
     const base: NextConfig = typeof nextConfig === 'function' ? await nextConfig(phase, context) : nextConfig;
     const generator = createGenerator({ options: checked, hostRoot: process.cwd() });

@@ -50,3 +50,20 @@ test('next build stops on an error, printed once with its file, and keeps the pr
   expect(built.output).toContain('(src/mastra/agents/weather/subagents/planner/scorers/broken.ts)');
   expect(fs.readFileSync(path.join(dir, 'src/agent-scorers.gen.mjs'), 'utf8')).toBe(previous);
 });
+
+test('a first next build of an app without tsconfig.json type-checks virtual:agent-scorers (Next writes the tsconfig after the config ran)', async () => {
+  const dir = prepare('hosts-app', 'next-no-tsconfig', { linkSelf: true });
+  // As in a fresh app: no tsconfig.json, and a route that imports nothing with a `.ts` extension
+  // (Next's own tsconfig refuses those), so only our declarations decide the type check.
+  fs.rmSync(path.join(dir, 'tsconfig.json'));
+  fs.rmSync(path.join(dir, 'src/main.ts'));
+  fs.writeFileSync(
+    path.join(dir, 'app/api/scorers/route.ts'),
+    `import scorers from 'virtual:agent-scorers';\n\nexport const dynamic = 'force-dynamic';\n\nexport function GET() {\n  return Response.json(Object.keys(scorers.weather));\n}\n`,
+  );
+  writeNextConfig(dir);
+  const built = await nextBuild(dir, 'turbopack');
+  expect(built.code, built.output).toBe(0);
+  expect(fs.existsSync(path.join(dir, 'tsconfig.json')), 'Next wrote its tsconfig.json').toBe(true);
+  expect(fs.readFileSync(path.join(dir, 'src/agent-scorers.d.ts'), 'utf8')).toContain('declare module "virtual:agent-scorers"');
+});
