@@ -319,6 +319,43 @@ describe('dev inspector on the playground (Vite 8)', () => {
     expect(await page.locator('#agents article[data-agent="recipes"]').innerText()).not.toContain('inspector-added');
   });
 
+  test.skipIf(!hasChromium)('hostile agent and scorer names are shown as text, never as markup, and run', async () => {
+    // `toString` and `constructor` would find Object.prototype's members in a plain lookup table.
+    const agents = ['toString', '<svg onload=window.pwned=2>'];
+    const names = ['<img src=x onerror=window.pwned=1>', '${x}\'"\\ é🙂', 'constructor'];
+    const folders = agents.map((agent) => path.join(dir, 'src/mastra/agents', agent));
+    for (const folder of folders) {
+      fs.mkdirSync(path.join(folder, 'scorers'), { recursive: true });
+      for (const name of names) {
+        fs.writeFileSync(path.join(folder, 'scorers', `${name}.ts`), "export default { scorer: { id: 'hostile', run: async () => ({ score: 0.7, reason: '<b>not bold</b>' }) } };\n");
+      }
+    }
+    try {
+      for (const agent of agents) {
+        const card = page.locator('#agents article').filter({ has: page.locator('h3 code', { hasText: agent }) });
+        await expect.poll(() => card.locator('tbody th').allInnerTexts(), { timeout: 20_000 }).toEqual([...names].sort());
+        expect(await card.getAttribute('data-agent')).toBe(agent);
+        expect(await card.locator('dl').innerText()).toContain('none: only the scorers/ files');
+      }
+      expect(await page.getByLabel('Agent', { exact: true }).locator('option').allInnerTexts()).toEqual(expect.arrayContaining(agents));
+
+      for (const [agent, key] of [[agents[0], names[2]], [agents[1], names[0]]]) {
+        const card = page.locator(`#agents article[data-agent="${agent.replace(/"/g, '\\"')}"]`);
+        await card.getByRole('button', { name: `Try ${key} of ${agent}`, exact: true }).click();
+        expect(await page.getByLabel('Scorer', { exact: true }).inputValue()).toBe(key);
+        await page.getByRole('button', { name: 'Run scorer' }).click();
+        await expect.poll(() => page.locator('#result-status').innerText(), { timeout: 20_000 }).toBe(`Score 0.7 for ${key} of ${agent}.`);
+        expect(await page.locator('#reason').innerText()).toBe('<b>not bold</b>');
+        expect(await page.locator('#result h3').innerText()).toBe(`Result: ${agent} › ${key}`);
+      }
+      expect(await page.locator('img, svg, b').count()).toBe(0);
+      expect(await page.evaluate(() => (globalThis as any).pwned)).toBeUndefined();
+    } finally {
+      for (const folder of folders) fs.rmSync(folder, { recursive: true, force: true });
+    }
+    await expect.poll(() => page.locator('#agents article[data-agent="toString"]').count(), { timeout: 20_000 }).toBe(0);
+  });
+
   test.skipIf(!hasChromium)('errors are messages on the page, and the API refuses bad requests with a status', async () => {
     await page.getByLabel('Agent', { exact: true }).selectOption('weather');
     await page.getByLabel('JSON', { exact: true }).check();

@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { REPO, run } from '../helpers/hosts.js';
 
@@ -25,6 +26,11 @@ beforeAll(async () => {
   expect(files).toContain('mastra.d.ts');
   expect(files).toContain('dist/plugin/vite.js');
   expect(files).toContain('dist/runtime/index.d.ts');
+  // What the inspector reads at run time (src/plugin/inspector-page.ts), built from src/plugin/inspector/.
+  for (const file of ['client.js', 'page.css', 'page.html']) expect(files).toContain(`dist/plugin/inspector/${file}`);
+  expect(files.filter((f) => f.startsWith('dist/plugin/inspector/')).sort()).toEqual(
+    ['dist/plugin/inspector/client.js', 'dist/plugin/inspector/page.css', 'dist/plugin/inspector/page.html'],
+  );
   expect(files).toContain('LICENSE');
   expect(files).toContain('README.md');
   expect(files.filter((f) => !/^(dist\/|client\.d\.ts$|mastra\.d\.ts$|package\.json$|README\.md$|LICENSE)/.test(f))).toEqual([]);
@@ -128,4 +134,26 @@ export const check = [plugin.name, other.name, resolveScorers('weather')];
   const result = await run(process.execPath, [path.join(project, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], project);
   expect(result.output).toBe('');
   expect(result.code).toBe(0);
+});
+
+test('the inspector works from the installed package: the page inlines its script and style from the tarball', async () => {
+  const vite = await import(pathToFileURL(path.join(project, 'node_modules/vite/dist/node/index.js')).href);
+  const server = await vite.createServer({ root: project, configFile: path.join(project, 'vite.config.mjs'), server: { host: '127.0.0.1', port: 0 } });
+  try {
+    await server.listen();
+    const res = await fetch(new URL('__agent-scorers/', server.resolvedUrls.local[0]));
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    const installed = path.join(project, 'node_modules/agent-scorers/dist/plugin/inspector');
+    const nonce = /<script type="module" nonce="([^"]+)">/.exec(html)?.[1];
+    expect(nonce).toBeDefined();
+    expect(res.headers.get('content-security-policy')).toContain(`script-src 'nonce-${nonce}'`);
+    expect(html).toContain(`<script type="module" nonce="${nonce}">${fs.readFileSync(path.join(installed, 'client.js'), 'utf8')}</script>`);
+    expect(html).toContain(`<style nonce="${nonce}">${fs.readFileSync(path.join(installed, 'page.css'), 'utf8')}</style>`);
+    expect(html).toContain('<form id="run-form" novalidate>');
+    const state = (await (await fetch(new URL('__agent-scorers/api/state', server.resolvedUrls.local[0]))).json()) as { manifest: { agents: object } };
+    expect(Object.keys(state.manifest.agents)).toEqual(['weather']);
+  } finally {
+    await server.close();
+  }
 });
