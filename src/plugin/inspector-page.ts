@@ -18,7 +18,14 @@ export function inspectorPage(nonce: string): string {
 
 /** The page split at its nonce slots; the inlined code is never searched for a slot. */
 function load(): string[] {
-  const read = (name: string) => fs.readFileSync(new URL(name, DIR), 'utf8');
+  const read = (name: string) => {
+    try {
+      return fs.readFileSync(new URL(name, DIR), 'utf8');
+    } catch (error) {
+      // Only a partial build gets here (the package ships all three): say which step is missing.
+      throw new Error(`the page's ${name} is missing from the build (${(error as Error).message}); run \`npm run build\``);
+    }
+  };
   const css = read('page.css');
   const script = read('client.js');
   // Inlined text cannot escape its element; ours never holds such a sequence, so refuse rather than mangle.
