@@ -5,6 +5,7 @@
  */
 import { parseSync } from 'oxc-parser';
 import type { Node, ObjectExpression, ObjectProperty, Program } from 'oxc-parser';
+import { functionSkeleton } from './skeleton.js';
 
 /** One parsed module plus lazily built lookups, so each file is parsed and walked at most once. */
 export interface ModuleScope {
@@ -13,6 +14,11 @@ export interface ModuleScope {
   readonly hasModuleSyntax: boolean;
   /** Start offsets of `export type { x as default }` names: the 'js' AST drops `exportKind`. */
   readonly typeOnlyDefaults: ReadonlySet<number>;
+  /**
+   * The program was parsed from the source's skeleton (function bodies emptied, see skeleton.ts):
+   * `source` is still the whole text, but identifiers inside function bodies are not in `program`.
+   */
+  readonly partial: boolean;
   bindings?: Map<string, Node | null>;
   identifierCounts?: Map<string, number>;
 }
@@ -29,12 +35,32 @@ function langOf(filename: string): ParserLang {
   return 'js';
 }
 
-/** Parses `source`, or returns null on any parse error: the host reports real syntax errors itself. */
-export function parseModule(source: string, filename: string): ModuleScope | null {
+/** Thrown by a reading of a partial scope that needs what the skeleton left out: parse the whole source. */
+export class NeedsFullParse extends Error {}
+
+/**
+ * Parses `source`, or returns null on any parse error: the host reports real syntax errors itself.
+ * With `skeleton`, parses the source with its function bodies emptied when that is shorter (a much
+ * smaller AST to transfer); the scope is then `partial`, and a parse error, or no module syntax
+ * left (an `import.meta` may have been in a body), falls back to the whole source.
+ */
+export function parseModule(source: string, filename: string, skeleton = false): ModuleScope | null {
+  const lang = langOf(filename);
+  if (skeleton && (lang === 'js' || lang === 'ts')) {
+    const text = functionSkeleton(source);
+    if (text !== null && text !== source) {
+      const scope = parseText(text, source, filename, lang, true);
+      if (scope !== null && scope.hasModuleSyntax) return scope;
+    }
+  }
+  return parseText(source, source, filename, lang, false);
+}
+
+function parseText(text: string, source: string, filename: string, lang: ParserLang, partial: boolean): ModuleScope | null {
   // The 'js' AST shape still carries TS expression nodes but skips type fields we never read,
   // which makes the (dominant) JSON deserialisation noticeably cheaper.
-  const result = parseSync(filename, source, {
-    lang: langOf(filename),
+  const result = parseSync(filename, text, {
+    lang,
     sourceType: 'module',
     astType: 'js',
     preserveParens: false,
@@ -54,6 +80,7 @@ export function parseModule(source: string, filename: string): ModuleScope | nul
     source,
     hasModuleSyntax: result.module.hasModuleSyntax,
     typeOnlyDefaults,
+    partial,
   };
 }
 
@@ -330,6 +357,7 @@ export function isReferencedAtMost(name: string, scope: ModuleScope, max: number
   // Every identifier occurrence is also a textual one (escaped identifiers aside), so a low text count
   // settles it without walking the AST.
   if (!scope.source.includes('\\u') && textOccurrences(scope.source, name, max + 1) <= max) return true;
+  if (scope.partial) throw new NeedsFullParse();
   scope.identifierCounts ??= countIdentifiers(scope.program);
   return (scope.identifierCounts.get(name) ?? 0) <= max;
 }
