@@ -21,10 +21,11 @@ const { build } = await import('vite');
 
 const plugins = [];
 let importMs = 0;
-if (variant === 'a') {
-  // The same package a user's config imports (bench/run.mjs links it to the plugin build under test).
+if (variant === 'a' || variant === 'o') {
+  // The same package a user's config imports (bench/run.mjs links it to the plugin build under test;
+  // `o` is the other build given to --compare).
   const importStart = performance.now();
-  const { default: agentScorers } = await import('agent-scorers/vite');
+  const { default: agentScorers } = await import(variant === 'o' ? 'agent-scorers-other/vite' : 'agent-scorers/vite');
   importMs = performance.now() - importStart;
   plugins.push(agentScorers({ dts: false }));
 }

@@ -359,7 +359,8 @@ export function generate(baseDir, agents, shape = 'factory') {
     registryB.push(`  ${JSON.stringify(agent)}: r({ ${fields.join(', ')} }),`);
   }
 
-  fs.writeFileSync(path.join(src, 'main-a.ts'), `import scorers from 'virtual:agent-scorers';\n\nexport default scorers;\n`);
+  // main-o.ts is main-a.ts for another build of the plugin (bench/run.mjs --compare).
+  for (const v of ['a', 'o']) fs.writeFileSync(path.join(src, `main-${v}.ts`), `import scorers from 'virtual:agent-scorers';\n\nexport default scorers;\n`);
   fs.writeFileSync(
     path.join(src, 'main-b.ts'),
     `// Hand-written registry: what a careful user would write without the plugin.
@@ -395,13 +396,14 @@ for (const agent of Object.keys(byAgent)) Object.freeze(byAgent[agent]);
 export default Object.freeze(byAgent);
 `,
   );
-  for (const variant of ['a', 'b', 'c']) {
+  for (const variant of ['a', 'b', 'c', 'o']) {
     // What a user writes: the plugin by its package name (bench/run.mjs links it), the rest inline.
-    const plugin = variant === 'a';
+    const plugin = variant === 'a' || variant === 'o';
+    const pkg = variant === 'o' ? 'agent-scorers-other' : 'agent-scorers';
     fs.writeFileSync(
       path.join(dir, `vite.config.${variant}.ts`),
       `import { defineConfig } from 'vite';
-${plugin ? "import agentScorers from 'agent-scorers/vite';\n" : ''}
+${plugin ? `import agentScorers from '${pkg}/vite';\n` : ''}
 export default defineConfig({
   ...${JSON.stringify(viteOptions(variant))},
   plugins: [${plugin ? 'agentScorers({ dts: false })' : ''}],

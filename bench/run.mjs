@@ -18,7 +18,8 @@
  * both modes, Node 20 (this one) and Node 24 (`npx -y node@24`).
  * Options: --sizes 20,200  --shapes object,mastra  --modes cli,api  --nodes current,24  --runs <n>
  *   --variants abc  --plugin <dir or file>  (another build of the plugin: a dist/ folder or its
- *   plugin/vite.js)  --profile (a CPU profile of one plugin `vite build` per project, bench/.tmp/prof)
+ *   plugin/vite.js)  --compare <dir or file>  (also build with that plugin build, variant o, and
+ *   report a/o: the way to measure one change)  --profile (a CPU profile of one plugin `vite build` per project, bench/.tmp/prof)
  *   --no-write (leave bench/results.json alone)
  */
 import { execFileSync, spawn } from 'node:child_process';
@@ -42,7 +43,7 @@ const QUICK_RUNS = 5;
 const TARGET = { ab: 1.1, cpuAB: 1.1, ac: 1.0, rssAB: 1.05 };
 
 function parseArgs(argv) {
-  const args = { sizes: null, shapes: null, modes: null, nodes: null, runs: null, variants: ['a', 'b', 'c'], profile: false, plugin: null, write: true, full: false };
+  const args = { sizes: null, shapes: null, modes: null, nodes: null, runs: null, variants: ['a', 'b', 'c'], profile: false, plugin: null, compare: null, write: true, full: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const value = () => {
@@ -59,6 +60,7 @@ function parseArgs(argv) {
     else if (arg === '--variants') args.variants = value().split('');
     else if (arg === '--profile') args.profile = true;
     else if (arg === '--plugin') args.plugin = path.resolve(value());
+    else if (arg === '--compare') args.compare = path.resolve(value());
     else if (arg === '--no-write') args.write = false;
     else throw new Error(`unknown option ${arg}`);
   }
@@ -71,6 +73,7 @@ function parseArgs(argv) {
   if (args.modes.some((m) => m !== 'cli' && m !== 'api')) throw new Error('--modes takes cli, api');
   if (args.variants.some((v) => !'abc'.includes(v)) || args.variants.length === 0) throw new Error('--variants takes letters a, b, c');
   if (args.runs !== null && !(args.runs >= 1)) throw new Error('--runs takes a positive integer');
+  if (args.compare) args.variants.push('o');
   return args;
 }
 
@@ -84,25 +87,36 @@ function nodeBinary(which) {
  * Links `agent-scorers` under bench/.tmp/node_modules to the plugin build under test, so the projects'
  * configs import it by its package name, as users do (Vite keeps bare imports of a config external).
  */
-function linkPlugin(pluginDir) {
-  const pkg = path.join(TMP, 'node_modules/agent-scorers');
+function linkPlugin(pluginDir, name = 'agent-scorers') {
+  const pkg = path.join(TMP, 'node_modules', name);
   fs.rmSync(pkg, { recursive: true, force: true });
   fs.mkdirSync(pkg, { recursive: true });
   const entry = pathToFileURL(path.join(pluginDir, 'plugin/vite.js')).href;
-  fs.writeFileSync(path.join(pkg, 'package.json'), JSON.stringify({ name: 'agent-scorers', type: 'module', exports: { './vite': './vite.js' } }));
+  fs.writeFileSync(path.join(pkg, 'package.json'), JSON.stringify({ name, type: 'module', exports: { './vite': './vite.js' } }));
   fs.writeFileSync(path.join(pkg, 'vite.js'), `export { default, agentScorers } from ${JSON.stringify(entry)};\n`);
 }
 
+let outputSeq = 0;
+/**
+ * Runs one process and returns its exit code, output and wall time. Output goes to a file, not a
+ * pipe: a build that prints 1,000 warnings into a pipe blocks whenever this (busy, single-threaded)
+ * parent is slow to drain it, which would time the harness rather than the build.
+ */
 function spawnTimed(node, argv, cwd, extraEnv) {
   return new Promise((resolve, reject) => {
     const env = { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', ...extraEnv };
+    const file = path.join(TMP, `output-${process.pid}-${outputSeq++}.txt`);
+    const fd = fs.openSync(file, 'w');
     const started = performance.now();
-    const child = spawn(node, argv, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (out += d));
+    const child = spawn(node, argv, { cwd, env, stdio: ['ignore', fd, fd] });
+    fs.closeSync(fd);
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, out, wall: performance.now() - started }));
+    child.on('close', (code) => {
+      const wall = performance.now() - started;
+      const out = fs.readFileSync(file, 'utf8');
+      fs.rmSync(file);
+      resolve({ code, out, wall });
+    });
   });
 }
 
@@ -166,10 +180,14 @@ async function warmUpAndVerify(node, project, variants, modes) {
 
 async function main() {
   const args = parseArgs(process.argv.slice(2));
-  const pluginDir = args.plugin ? (args.plugin.endsWith('.js') ? path.dirname(path.dirname(args.plugin)) : args.plugin) : path.join(REPO, 'dist');
-  if (!fs.existsSync(path.join(pluginDir, 'plugin/vite.js'))) throw new Error(`${path.join(pluginDir, 'plugin/vite.js')} is missing: run \`npm run build\` first (npm run bench does).`);
+  const distOf = (p) => (p.endsWith('.js') ? path.dirname(path.dirname(p)) : p);
+  const pluginDir = args.plugin ? distOf(args.plugin) : path.join(REPO, 'dist');
+  for (const dir of [pluginDir, ...(args.compare ? [distOf(args.compare)] : [])]) {
+    if (!fs.existsSync(path.join(dir, 'plugin/vite.js'))) throw new Error(`${path.join(dir, 'plugin/vite.js')} is missing: run \`npm run build\` first (npm run bench does).`);
+  }
   fs.mkdirSync(TMP, { recursive: true });
   linkPlugin(pluginDir);
+  if (args.compare) linkPlugin(distOf(args.compare), 'agent-scorers-other');
   const t0 = performance.now();
   const profileDir = path.join(TMP, 'prof');
   if (args.profile) fs.rmSync(profileDir, { recursive: true, force: true });
@@ -227,6 +245,8 @@ async function main() {
             cpuAB: ratio(m('a', 'cpuMs'), m('b', 'cpuMs')),
             cpuAC: ratio(m('a', 'cpuMs'), m('c', 'cpuMs')),
             rssAB: ratio(m('a', 'rssKb'), m('b', 'rssKb')),
+            ao: ratio(m('a', 'ms'), m('o', 'ms')),
+            cpuAO: ratio(m('a', 'cpuMs'), m('o', 'cpuMs')),
             minAB: variants.a && variants.b ? round(variants.a.minMs / variants.b.minMs, 2) : null,
           });
         }
@@ -239,12 +259,14 @@ async function main() {
   if (has('a') && has('b')) header.push('a/b', 'a/b min', 'cpu a/b');
   if (has('a') && has('c')) header.push('a/c', 'cpu a/c');
   if (has('a') && has('b')) header.push('rss a/b', 'a rss MB', 'gz a-b');
+  if (has('o')) header.push('a/o', 'cpu a/o');
   const rows = [header];
   for (const r of results) {
     const row = [r.node, r.shape, r.mode, r.agents, ...args.variants.map((v) => r.variants[v].medianMs)];
     if (has('a') && has('b')) row.push(r.ab.toFixed(2), r.minAB.toFixed(2), r.cpuAB.toFixed(2));
     if (has('a') && has('c')) row.push(r.ac.toFixed(2), r.cpuAC.toFixed(2));
     if (has('a') && has('b')) row.push(r.rssAB.toFixed(2), r.variants.a.medianRssMb, r.variants.a.gzipBytes - r.variants.b.gzipBytes);
+    if (has('o')) row.push(r.ao.toFixed(2), r.cpuAO.toFixed(2));
     rows.push(row);
   }
   const loadAfter = os.loadavg().map((x) => round(x, 2));
