@@ -5,6 +5,7 @@
  */
 import { parseSync, rawTransferSupported } from 'oxc-parser';
 import type { Node, ObjectExpression, ObjectProperty, Program } from 'oxc-parser';
+import { lightParse } from './light-parse.js';
 import { functionSkeleton } from './skeleton.js';
 
 /** One parsed module plus lazily built lookups, so each file is parsed and walked at most once. */
@@ -40,14 +41,18 @@ export class NeedsFullParse extends Error {}
 
 /**
  * Parses `source`, or returns null on any parse error: the host reports real syntax errors itself.
- * With `skeleton`, parses the source with its function bodies emptied when that is shorter (a much
- * smaller AST to transfer); the scope is then `partial`, and a parse error, or no module syntax
- * left (an `import.meta` may have been in a body), falls back to the whole source.
+ * With `skeleton`, reads the source with its function bodies emptied: with light-parse.ts when
+ * that small grammar covers it, else with oxc-parser when emptying made it shorter (a much smaller
+ * AST to transfer). The scope is then `partial`; a parse error, or no module syntax left (an
+ * `import.meta` may have been in a body), falls back to the whole source.
  */
 export function parseModule(source: string, filename: string, skeleton = false): ModuleScope | null {
   const lang = langOf(filename);
   if (skeleton && (lang === 'js' || lang === 'ts')) {
     const text = functionSkeleton(source);
+    // The usual small skeleton is read in JS; anything beyond its grammar goes to oxc-parser.
+    const light = text === null ? null : lightParse(text, lang === 'ts');
+    if (light !== null) return { program: light, source, hasModuleSyntax: true, typeOnlyDefaults: new Set(), partial: true };
     if (text !== null && text !== source) {
       const scope = parseText(text, source, filename, lang, true);
       if (scope !== null && scope.hasModuleSyntax) return scope;

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyzeConfig } from '../../src/core/analyze-config.js';
 import { analyzeScorer } from '../../src/core/analyze-scorer.js';
+import { lightParse } from '../../src/core/light-parse.js';
 import { functionSkeleton } from '../../src/core/skeleton.js';
 
 describe('functionSkeleton', () => {
@@ -98,21 +99,123 @@ function samples(): Array<{ name: string; source: string }> {
     "const x = { id: 'x', run() { return import.meta.url; } };\nmodule.exports = x;\n",
     "function f() { return import.meta.url; }\nconst exports = {};\n",
     "export default { scorer: { id: `t${1}`, run() { return `}${'{'}`; } }, sampling: { type: 'none' } };\n",
+    // Shapes at the edges of light-parse.ts's grammar (it must read them exactly like oxc-parser, or give up).
+    'export default `a${b}`;\n',
+    "export default { id: `x-${1}`, run() {} };\n",
+    "export default { scorer: { id: 'x', run() {} }, sampling: { type: `ratio${''}`, rate: 0.5 } };\n",
+    "export default defineScorer({ id: 'x', reason: (s) => (s === 1 ? 'ok' : `Too long by ${Math.round((1 - s) * 100)}% ${`nested ${'}'}`}`) });\n",
+    "export default { scorer: { id: 'x', run() {} }, sampling: { type: 'none' }, note: `a\\`b` };\n",
+    'export default (x): number => 1;\n',
+    'export default abstract class Base { abstract run(): void }\n',
+    'export default declare;\n',
+    "export default x y;\n",
+    'export default a ? b : c;\n',
+    'export default a ? (x) => 1 : 2;\n',
+    'const make = () => {};\nexport default make\n(1)\n',
+    "const s = { id: 'x', run() {} }\nexport default s\n",
+    "export default { get id() { return 'x' }, run() {} };\n",
+    "export default { async: true, get: 1, set: 2, id: 'x', run: 1 };\n",
+    "export default { get() {}, set() {}, async() {}, id: 'x' };\n",
+    "export default { id: 'x', run: () => {} } as const satisfies Foo<A, B>;\n",
+    "export default { scorer: new Foo(), sampling: { type: 'ratio', rate: -0.5 } };\n",
+    "export default { scorer: s, sampling: { type: 'ratio', rate: 1e0 } };\nconst s = make();\n",
+    'export default { scorer: 42 };\n',
+    "export default { scorer: 'a', sampling: { type: 'ratio', rate: 0.5 } };\n",
+    "import s, { a as b } from './x';\nexport default s;\n",
+    "import * as ns from 'x';\nexport default ns;\n",
+    "export { s as default };\nconst s = { id: 'x', run() {} };\n",
+    "export { s as default } from './x';\n",
+    "export { s as 'default' };\nconst s = 42;\n",
+    "const undefined = 1;\nexport default { scorer: { id: 'x', run() {} }, sampling: undefined };\n",
+    "export default { scorer: { id: 'x', run() {} }, sampling: void 0 };\n",
+    "export default { scorer: { id: 'x', run() {} }, sampling: { type: `ratio`, rate: .5 } };\n",
+    "export default { ['scorer']: { id: 'x', run() {} }, sampling: { type: 'none' } };\n",
+    "export default { __proto__: base, id: 'x', run() {} };\n",
+    "export default { __proto__: null, id: 'x', run() {} };\n",
+    "export default { id: 'x', run() {}, ...rest };\n",
+    "let s = { id: 'x', run() {} };\nexport default s;\n",
+    "export const s = { id: 'x', run() {} };\nexport default s;\n",
+    'export default function named() {}\n',
+    'export default async function () {}\n',
+    'function f() {}\nexport default f;\n',
+    'function f() {}\nf.id = 1;\nexport default f;\n',
+    'export default typeof x;\n',
+    'export default !x;\n',
+    'export default -1;\n',
+    'export default [1, 2];\n',
+    'export default [, ...a];\n',
+    "export default 'str';\n",
+    'export default null;\n',
+    'export default true;\n',
+    'export default `t`;\n',
+    'export default x as any;\n',
+    'export default x!;\n',
+    "export default ({ id: 'x', run() {} });\n",
+    "const a = 1, b = { id: 'x', run() {} };\nexport default b;\n",
+    "export default agentConfig({ name: 'x', scorers: { a: { scorer: s, sampling: { type: 'ratio', rate: 0.2 } }, ...more } });\n",
+    "export default defineConfig.agent({ scorers: { a: x } });\n",
+    "const config = agentConfig({ scorers: { s: x } });\nexport default config;\n",
+    "export default agentConfig({ name: 'x' }, extra);\n",
+    'export default agentConfig(...[cfg]);\n',
+    "export default withEvals({ name: 'x' });\n",
+    "export default agentConfig({ name: 'x' }).withScorers();\n",
+    'export default { scorers: fn };\n',
+    'export default { scorers: null };\n',
+    'export default { scorers: undefined };\n',
+    'export default { scorers: void 0 };\n',
+    'export default { scorers: 42 };\n',
+    'export default { scorers: async () => ({}) };\n',
+    'export default { scorers: async function () {} };\n',
+    'export default { async scorers() {} };\n',
+    'export default { get scorers() { return {}; } };\n',
+    "export default { scorers: { s: { scorer: x, sampling: { type: 'ratio', rate: 3 } } } };\n",
+    'export default await make();\n',
+    "import type { T } from 'x';\nexport default { id: 'x', run() {} } satisfies T;\n",
+    "import x from 'y' with { type: 'json' };\nexport default x;\n",
+    'export default a\n++b\n',
+    'export default a +\nb;\n',
+    'export default 010;\n',
+    'export default 1_000;\n',
+    'export default 0x10;\n',
+    "export default { 1e3: 1, 0.5: 2, id: 'x', run() {} };\n",
+    "const s = { id: 'x', run() {} };\ns.id = 'y';\nexport default s;\n",
+    "export default {\n  scorer: createScorer({ id: 'x' })\n    .generateScore(() => 1),\n  sampling: { type: 'ratio', rate: 0.5 },\n};\n",
+    "const a = { id: 'x', run() {} }\nconst b = a\nexport default b\n",
+    "export default { id: 'x', run() {} }\n;[1].forEach(f)\n",
+    'export default class {}\n',
+    "export default { scorer: class {}, sampling: { type: 'none' } };\n",
+    'export default { scorer: function () {}, };\n',
+    "export default { id: 'x', run: async x => x };\n",
+    "export default { id: 'x', run: x => ({ score: 1 }) };\n",
+    "export default { id: 'x', run: async (x) => ({ score: 1 }) };\n",
+    "const s = { id: 'x', run() {} };\nexport { s as default, s as other };\n",
+    "export default { id: 'x', run() {} };\nexport default 1;\n",
+    "const id = 'x';\nexport default { id, run() {} };\n",
+    "export default { scorer: { id: 'x', run() {} }, sampling: { type: 'ratio', rate: 0.5 }, filter: (r) => r.ok };\n",
+    "export default { 'scorer': { 'id': 'x', 'run': run }, \"sampling\": { \"type\": \"none\" } };\n",
+    "export default { scorer: { id: 'x', run() {} }, sampling: { type: 'ratio', rate: 0.5 } } satisfies Entry;\n",
+    "const scorer: Scorer<{ a: string }> = { id: 'x', run() {} };\nexport default scorer;\n",
+    "const scorer: (a: string) => void = () => {};\nexport default scorer;\n",
   ];
-  extra.forEach((source, i) => out.push({ name: `extra-${i}.ts`, source }));
+  // Each as TypeScript and as JavaScript, where type syntax is an error.
+  extra.forEach((source, i) => out.push({ name: `extra-${i}.ts`, source }, { name: `extra-${i}.js`, source }));
   return out;
 }
 
 describe('readings from the skeleton', () => {
   it('equal the readings of the whole source, for every fixture and tricky shape', () => {
     let reduced = 0;
+    let light = 0;
     for (const { name, source } of samples()) {
-      if (functionSkeleton(source) !== source) reduced++;
+      const skeleton = functionSkeleton(source);
+      if (skeleton !== source) reduced++;
+      if (skeleton !== null && lightParse(skeleton, true) !== null) light++;
       expect(analyzeScorer(source, name), `${name} as a scorer file:\n${source}`).toEqual(analyzeScorer(source, name, false));
       expect(analyzeConfig(source, name), `${name} as a config:\n${source}`).toEqual(analyzeConfig(source, name, false));
     }
     // The comparison means something only if many samples were actually reduced.
     expect(reduced).toBeGreaterThan(15);
+    expect(light).toBeGreaterThan(80);
   });
 
   it('confirm a problem or an absent `scorers` on the whole source, which may not parse', () => {
