@@ -25,7 +25,9 @@ if (variant === 'a' || variant === 'o') {
   // The same package a user's config imports (bench/run.mjs links it to the plugin build under test;
   // `o` is the other build given to --compare).
   const importStart = performance.now();
-  const { default: agentScorers } = await import(variant === 'o' ? 'agent-scorers-other/vite' : 'agent-scorers/vite');
+  // By path: from bench/, the bare name would resolve to this repository itself (package self-reference).
+  const pkg = variant === 'o' ? 'agent-scorers-other' : 'agent-scorers';
+  const { default: agentScorers } = await import(new URL(`./.tmp/node_modules/${pkg}/vite.js`, import.meta.url).href);
   importMs = performance.now() - importStart;
   plugins.push(agentScorers({ dts: false }));
 }
