@@ -228,29 +228,30 @@ class Reader {
 
   private importDeclaration(): N {
     const specifiers: N[] = [];
-    const local = (name: string): N => ({ type: 'ImportSpecifier', local: { type: 'Identifier', name } });
+    const identifier = (name: string): N => ({ type: 'Identifier', name });
     if (this.peek()?.kind !== 'string') {
       if (this.is('type') && !this.is('from', 1) && !this.is(',', 1)) bail(); // `import type`: left to oxc-parser
       if (this.peek()?.kind === 'word' && !this.is('from')) {
-        specifiers.push(local(this.name()));
+        specifiers.push({ type: 'ImportDefaultSpecifier', local: identifier(this.name()) });
         if (this.is(',')) this.at++;
       }
       if (this.is('*')) {
         this.at++;
         this.expect('as');
-        specifiers.push(local(this.name()));
+        specifiers.push({ type: 'ImportNamespaceSpecifier', local: identifier(this.name()) });
       } else if (this.is('{')) {
         this.at++;
         while (!this.is('}')) {
           const first = this.next();
           if (first.kind !== 'word' && first.kind !== 'string') bail();
           if (first.value === 'type' && !this.is('as') && !this.is(',') && !this.is('}')) bail();
+          const imported: N = first.kind === 'word' ? identifier(first.value as string) : { type: 'Literal', value: first.value };
           let name = first.value as string;
           if (this.is('as')) {
             this.at++;
             name = this.name();
           } else if (first.kind !== 'word' || RESERVED.has(name)) bail();
-          specifiers.push(local(name));
+          specifiers.push({ type: 'ImportSpecifier', imported, local: identifier(name) });
           if (!this.is('}')) this.expect(',');
         }
         this.at++;
@@ -509,10 +510,19 @@ class Reader {
           return this.arrow();
         }
         return { type: 'Identifier', name: word };
-      case 'new':
-        // `new X(...)` is never evident; `new` chains are left opaque.
-        this.postfix(this.primary());
-        return { type: 'Opaque' };
+      case 'new': {
+        // `new a.B(...)`: the callee is a name with members, the arguments optional.
+        if (this.is('new') || this.is('(')) bail();
+        let callee: N = { type: 'Identifier', name: this.name() };
+        while (this.is('.')) {
+          this.at++;
+          const property = this.next();
+          if (property.kind !== 'word') bail();
+          callee = { type: 'MemberExpression', object: callee, property: { type: 'Identifier', name: property.value }, computed: false };
+        }
+        if (this.is('[') || this.is('<')) bail();
+        return { type: 'NewExpression', callee, arguments: this.is('(') ? this.arguments() : [] };
+      }
     }
     if (RESERVED.has(word)) bail();
     if (this.is('=>')) {
