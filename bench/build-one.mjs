@@ -29,7 +29,34 @@ if (variant === 'a' || variant === 'o') {
   const pkg = variant === 'o' ? 'agent-scorers-other' : 'agent-scorers';
   const { default: agentScorers } = await import(new URL(`./.tmp/node_modules/${pkg}/vite.js`, import.meta.url).href);
   importMs = performance.now() - importStart;
-  plugins.push(agentScorers({ dts: false }));
+  const plugin = agentScorers({ dts: false });
+  plugins.push(process.env.BENCH_HOOK_CPU ? timeHooks(plugin) : plugin);
+}
+
+/**
+ * BENCH_HOOK_CPU=1 (Node 23.9+): main-thread CPU time spent inside each of the plugin's hooks,
+ * summed over the build and printed to stderr: the plugin's own JS work, whatever the machine load.
+ */
+function timeHooks(plugin) {
+  const totals = {};
+  const wrap = (name, fn) =>
+    function (...args) {
+      const start = process.threadCpuUsage();
+      const done = () => {
+        const used = process.threadCpuUsage(start);
+        totals[name] = (totals[name] ?? 0) + (used.user + used.system) / 1000;
+      };
+      const result = fn.apply(this, args);
+      if (result && typeof result.then === 'function') return result.finally(done);
+      done();
+      return result;
+    };
+  for (const [name, hook] of Object.entries(plugin)) {
+    if (typeof hook === 'function') plugin[name] = wrap(name, hook);
+    else if (hook && typeof hook.handler === 'function') hook.handler = wrap(name, hook.handler);
+  }
+  process.on('exit', () => process.stderr.write(`hook CPU ms: ${JSON.stringify(Object.fromEntries(Object.entries(totals).map(([k, v]) => [k, Math.round(v)])))}\n`));
+  return plugin;
 }
 
 const start = performance.now();
