@@ -131,7 +131,7 @@ export function analyzeConfig(source: string, filename: string, skeleton = true)
       // says. A problem, and a `none` (which stops the config being bundled), are confirmed on the
       // whole source: a config that does not parse must stay in the bundle, where the host reports
       // its syntax error.
-      if (!scope.partial || (quick.kind !== 'none' && quick.problems.length === 0)) return quick;
+      if (scope.checked || (quick.kind !== 'none' && quick.problems.length === 0)) return quick;
     } catch (error) {
       if (!(error instanceof NeedsFullParse)) return analysis('unknown');
     }

@@ -68,7 +68,7 @@ export function analyzeScorer(source: string, filename: string, skeleton = true)
       // read again from the whole source, which may not parse: then the host's syntax error is the
       // one the user should see. A valid file's reading differs only for a file that does not parse,
       // whose build fails in the host anyway.
-      if (!quick.partial || (quick.analysis.hasDefault && quick.analysis.problem === null)) return quick.analysis;
+      if (quick.checked || (quick.analysis.hasDefault && quick.analysis.problem === null)) return quick.analysis;
     } catch (error) {
       if (!(error instanceof NeedsFullParse)) return unknownExport();
     }
@@ -80,12 +80,12 @@ export function analyzeScorer(source: string, filename: string, skeleton = true)
   }
 }
 
-function read(source: string, filename: string, skeleton: boolean): { analysis: ScorerFileAnalysis; partial: boolean } | null {
+function read(source: string, filename: string, skeleton: boolean): { analysis: ScorerFileAnalysis; checked: boolean } | null {
   const scope = parseModule(source, filename, skeleton);
   if (scope === null) return null;
   const exported = findDefaultExport(scope);
   const analysis = exported.kind === 'none' ? unknownExport(false) : exported.kind !== 'local' ? unknownExport() : classify(exported.node, scope, false);
-  return { analysis, partial: scope.partial };
+  return { analysis, checked: scope.checked };
 }
 
 function classify(node: Node, scope: ModuleScope, followed: boolean): ScorerFileAnalysis {

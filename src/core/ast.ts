@@ -20,6 +20,11 @@ export interface ModuleScope {
    * `source` is still the whole text, but identifiers inside function bodies are not in `program`.
    */
   readonly partial: boolean;
+  /**
+   * The whole source was read and found well-formed (by oxc-parser, or by light-parse.ts with nothing
+   * skipped). A reading of a scope that is not checked may have missed a syntax error.
+   */
+  readonly checked: boolean;
   bindings?: Map<string, Node | null>;
   identifierCounts?: Map<string, number>;
 }
@@ -52,7 +57,10 @@ export function parseModule(source: string, filename: string, skeleton = false):
     const text = functionSkeleton(source);
     // The usual small skeleton is read in JS; anything beyond its grammar goes to oxc-parser.
     const light = text === null ? null : lightParse(text, lang === 'ts');
-    if (light !== null) return { program: light, source, hasModuleSyntax: true, typeOnlyDefaults: new Set(), partial: true };
+    if (light !== null) {
+      const checked = light.complete && text === source;
+      return { program: light.program, source, hasModuleSyntax: true, typeOnlyDefaults: new Set(), partial: true, checked };
+    }
     if (text !== null && text !== source) {
       const scope = parseText(text, source, filename, lang, true);
       if (scope !== null && scope.hasModuleSyntax) return scope;
@@ -94,6 +102,7 @@ function parseText(text: string, source: string, filename: string, lang: ParserL
     hasModuleSyntax: result.module.hasModuleSyntax,
     typeOnlyDefaults,
     partial,
+    checked: !partial,
   };
 }
 

@@ -118,10 +118,16 @@ function templateEnd(text: string, start: number): number {
   return bail();
 }
 
-/** `ts`: the file is TypeScript; in JS, type annotations, `as`, `satisfies` and `!` are syntax errors. */
-export function lightParse(text: string, ts: boolean): Program | null {
+/**
+ * `ts`: the file is TypeScript; in JS, type annotations, `as`, `satisfies` and `!` are syntax errors.
+ * `complete`: every token was read by the grammar, none skipped (parameter lists, function bodies,
+ * types, opaque expressions): the text is then known to be well-formed.
+ */
+export function lightParse(text: string, ts: boolean): { program: Program; complete: boolean } | null {
   try {
-    return new Reader(tokenize(text), ts).program() as unknown as Program;
+    const reader = new Reader(tokenize(text), ts);
+    const program = reader.program() as unknown as Program;
+    return { program, complete: !reader.skipped };
   } catch (error) {
     if (error instanceof Bail) return null;
     throw error;
@@ -135,6 +141,8 @@ const OPERATOR_START = new Set(['+', '-', '*', '/', '%', '<', '>', '=', '!', '&'
 
 class Reader {
   private at = 0;
+  /** Some tokens were skipped rather than read. */
+  skipped = false;
   constructor(
     private readonly tokens: Token[],
     private readonly ts: boolean,
@@ -161,6 +169,7 @@ class Reader {
   }
   /** Skips a balanced bracket group starting at the current token. */
   private skipGroup(): void {
+    this.skipped = true;
     const stack: string[] = [];
     do {
       const t = this.next();
@@ -339,6 +348,7 @@ class Reader {
 
   /** Skips a type annotation up to one of `stops` (or `,` `)` `]` `}` `;`) outside brackets. */
   private skipType(stops: string[]): void {
+    this.skipped = true;
     this.at++; // the `:`, `as` or `satisfies`
     let angle = 0;
     const start = this.at;
@@ -405,6 +415,7 @@ class Reader {
    * `=>` on the way may make it an arrow function, which is evident (`(x): T => 1`): oxc-parser reads those.
    */
   private skipExpression(): void {
+    this.skipped = true;
     while (!this.atExpressionEnd()) {
       const t = this.peek()!;
       if (t.kind === 'punct' && t.value === '=>') bail();

@@ -214,6 +214,16 @@ function samples(): Array<{ name: string; source: string }> {
   return out;
 }
 
+describe('lightParse', () => {
+  it('says whether it read every token or skipped some (parameters, bodies, types, operators)', () => {
+    expect(lightParse("import { agentConfig } from 'x';\nexport default agentConfig({ name: 'x', n: -1, t: `t`, a: [null, true] });\n", true)?.complete).toBe(true);
+    for (const source of ["export default { run() {} };", "export default { a: 1 + 2 };", "const x: T = 1;\nexport default x;", "export default { a: () => 1 };"]) {
+      expect(lightParse(source, true)?.complete, source).toBe(false);
+    }
+    expect(lightParse('export default x y;', true)).toBeNull();
+  });
+});
+
 describe('readings from the skeleton', () => {
   it('equal the readings of the whole source, for every fixture and tricky shape', () => {
     let reduced = 0;
