@@ -1,61 +1,70 @@
 /**
- * One benchmark build, run in its own Node process by bench/run.mjs:
- *   node bench/build-one.mjs <projectDir> <variant a|b|c> <outDir>
- * Prints one JSON line `{ ms, cpuMs, importMs, bytes }` on stdout.
+ * One `build()` of a benchmark project, run in its own Node process by bench/run.mjs:
+ *   node bench/build-one.mjs <projectDir> <variant a|b|c>
+ * Prints one JSON line `{ ms, cpuMs, importMs, maxRssKb }` on stdout.
  *
- * The clock covers `build()` only; see below for the plugin's import time.
+ * The clock covers `build()` only: Vite and the plugin are imported first (the plugin's import is
+ * timed on its own, `importMs`), and the options are those of the project's vite.config.<v>.ts
+ * (bench/generate.mjs `viteOptions`), inline, so no config file is loaded. bench/run.mjs also
+ * times the whole `vite build` process, which includes all of that.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { pathToFileURL } from 'node:url';
+import { viteOptions } from './generate.mjs';
 
-const [projectDir, variant, outDir] = process.argv.slice(2);
-if (!projectDir || !/^[a-z]+$/.test(variant ?? '') || !outDir) {
-  console.error('usage: node bench/build-one.mjs <projectDir> <variant: a (plugin) or another src/main-<variant>.ts> <outDir>');
+const [projectDir, variant] = process.argv.slice(2);
+if (!projectDir || !/^[a-z]$/.test(variant ?? '')) {
+  console.error('usage: node bench/build-one.mjs <projectDir> <variant: a (plugin), b or c>');
   process.exit(2);
 }
 
 const { build } = await import('vite');
 
-// The plugin is imported before the clock starts, as Vite itself is: both are tool start-up, paid
-// once per process, and `vite build` loads the config (and so the plugin) before building. Its
-// import time is reported on its own (`importMs`) so it is not hidden either.
 const plugins = [];
 let importMs = 0;
-if (variant === 'a') {
-  // BENCH_PLUGIN: another build of the plugin (e.g. a patched copy of dist/) to compare against.
-  const url = process.env.BENCH_PLUGIN ? pathToFileURL(path.resolve(process.env.BENCH_PLUGIN)).href : new URL('../dist/plugin/vite.js', import.meta.url).href;
+if (variant === 'a' || variant === 'o') {
+  // The same package a user's config imports (bench/run.mjs links it to the plugin build under test;
+  // `o` is the other build given to --compare).
   const importStart = performance.now();
-  const { default: agentScorers } = await import(url);
+  // By path: from bench/, the bare name would resolve to this repository itself (package self-reference).
+  const pkg = variant === 'o' ? 'agent-scorers-other' : 'agent-scorers';
+  const { default: agentScorers } = await import(new URL(`./.tmp/node_modules/${pkg}/vite.js`, import.meta.url).href);
   importMs = performance.now() - importStart;
-  plugins.push(agentScorers({ dts: false }));
+  const plugin = agentScorers({ dts: false });
+  plugins.push(process.env.BENCH_HOOK_CPU ? timeHooks(plugin) : plugin);
+}
+
+/**
+ * BENCH_HOOK_CPU=1 (Node 23.9+): main-thread CPU time spent inside each of the plugin's hooks,
+ * summed over the build and printed to stderr: the plugin's own JS work, whatever the machine load.
+ */
+function timeHooks(plugin) {
+  const totals = {};
+  const wrap = (name, fn) =>
+    function (...args) {
+      const start = process.threadCpuUsage();
+      const done = () => {
+        const used = process.threadCpuUsage(start);
+        totals[name] = (totals[name] ?? 0) + (used.user + used.system) / 1000;
+      };
+      const result = fn.apply(this, args);
+      if (result && typeof result.then === 'function') return result.finally(done);
+      done();
+      return result;
+    };
+  for (const [name, hook] of Object.entries(plugin)) {
+    if (typeof hook === 'function') plugin[name] = wrap(name, hook);
+    else if (hook && typeof hook.handler === 'function') hook.handler = wrap(name, hook.handler);
+  }
+  process.on('exit', () => process.stderr.write(`hook CPU ms: ${JSON.stringify(Object.fromEntries(Object.entries(totals).map(([k, v]) => [k, Math.round(v)])))}\n`));
+  return plugin;
 }
 
 const start = performance.now();
 const cpuStart = process.cpuUsage();
-await build({
-  root: projectDir,
-  configFile: false,
-  envDir: false,
-  publicDir: false,
-  logLevel: 'warn',
-  mode: 'production',
-  plugins,
-  build: {
-    ssr: `src/main-${variant}.ts`,
-    outDir,
-    emptyOutDir: true,
-    minify: true,
-    reportCompressedSize: false,
-    rolldownOptions: { output: { entryFileNames: 'main.js', format: 'es' } },
-  },
-});
+await build({ root: projectDir, configFile: false, envDir: false, ...viteOptions(variant), plugins });
 const ms = performance.now() - start;
 // CPU time of every thread of this process (Rolldown's workers included): far less sensitive than
 // wall time to other processes competing for the cores.
 const cpu = process.cpuUsage(cpuStart);
 const cpuMs = (cpu.user + cpu.system) / 1000;
-
-const bytes = fs.statSync(path.join(outDir, 'main.js')).size;
-process.stdout.write(`${JSON.stringify({ ms, cpuMs, importMs, bytes })}\n`);
+process.stdout.write(`${JSON.stringify({ ms, cpuMs, importMs, maxRssKb: process.resourceUsage().maxRSS })}\n`);

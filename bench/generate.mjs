@@ -1,12 +1,13 @@
 /**
- * Generates a Mastra-style project of N agents × 10 scorers for the build benchmark, plus one entry
- * file per variant:
- *   src/main-a.ts  the plugin:           import scorers from 'virtual:agent-scorers'
- *   src/main-b.ts  hand-written registry: one static import per file (the physical floor)
- *   src/main-c.ts  import.meta.glob:      Vite's eager glob, the registry assembled in user code
- * All three produce the same shape: agent → frozen, null-prototype record of `{ scorer, sampling? }`.
+ * Generates a Mastra-style project of N agents × 10 scorers for the build benchmark, in one of the
+ * shapes users write (SHAPES below), plus one entry file and one Vite config per variant:
+ *   a  the plugin:            import scorers from 'virtual:agent-scorers'
+ *   b  hand-written registry: one static import per bundled file (the physical floor)
+ *   c  import.meta.glob:      Vite's eager glob, the registry assembled in user code
+ * All three produce the same registry: agent → frozen, null-prototype record of `{ scorer, sampling? }`,
+ * with config.scorers winning on a collision (keeping its place) and its other keys appended.
  *
- * The tree is deterministic (seeded), and regenerated only when this file or the size changes.
+ * The tree is deterministic (seeded), and regenerated only when this file, the size or the shape changes.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -32,10 +33,6 @@ function rng(seed) {
 }
 
 export const agentName = (i) => `agent-${String(i).padStart(4, '0')}`;
-/** Every 5th agent's config.ts carries a `scorers` record (one extra key, no collision). */
-export const hasConfigScorers = (i) => i % 5 === 0;
-/** In every other agent, two scorer files export a `{ scorer, sampling }` entry. */
-const isEntry = (i, s) => i % 2 === 1 && (s === 3 || s === 7);
 
 const LIB_SCORING = `// A minimal scorer factory with the shape agent-scorers recognises (string id + run function).
 export interface Run {
@@ -69,9 +66,11 @@ export const words = (text: string): string[] => text.toLowerCase().split(/[^a-z
 const LIB_AGENT = `export interface AgentConfig {
   name: string;
   model: string;
-  instructions: string;
+  instructions: string | ((context: { requestContext?: Map<string, unknown> }) => string);
   scorers?: Record<string, unknown>;
+  tools?: Record<string, unknown>;
   maxSteps?: number;
+  onFinish?: (result: { text: string }) => unknown;
 }
 
 export const agentConfig = <T extends AgentConfig>(config: T): T => config;
@@ -125,35 +124,46 @@ function scorerBody(agent, key, pick, random) {
   }
 }
 
-/** Returns `{ dir, agents, scorers }`; writes the tree under `dir` unless it is already current. */
-export function generate(baseDir, agents) {
-  const dir = path.join(baseDir, `agents-${agents}`);
-  const stamp = crypto
-    .createHash('sha256')
-    .update(fs.readFileSync(new URL(import.meta.url)))
-    .update(String(agents))
-    .digest('hex');
-  const stampFile = path.join(dir, '.stamp');
-  const result = { dir, agents, scorers: agents * SCORERS.length };
-  if (fs.existsSync(stampFile) && fs.readFileSync(stampFile, 'utf8') === stamp) return result;
 
-  fs.rmSync(dir, { recursive: true, force: true });
-  const src = path.join(dir, 'src');
-  fs.mkdirSync(path.join(src, 'lib'), { recursive: true });
-  fs.writeFileSync(path.join(src, 'lib/scoring.ts'), LIB_SCORING);
-  fs.writeFileSync(path.join(src, 'lib/agent.ts'), LIB_AGENT);
+const LIB_TOOLS = `export const searchTool = { id: 'search', description: 'Searches the knowledge base.', execute: async ({ query }: { query: string }) => [query] };
+export const ticketTool = { id: 'ticket', description: 'Opens a ticket.', execute: async ({ title }: { title: string }) => ({ id: title.length }) };
+`;
 
-  const random = rng(agents * 7919);
-  const pick = (n) => Array.from({ length: n }, () => WORDS[Math.floor(random() * WORDS.length)]);
+const KEYS10 = Array.from({ length: 10 }, (_, s) => `s${String(s).padStart(2, '0')}`);
 
-  const importsB = [];
-  const registryB = [];
-  for (let i = 0; i < agents; i++) {
-    const agent = agentName(i);
-    const agentDir = path.join(src, 'mastra/agents', agent);
-    fs.mkdirSync(path.join(agentDir, 'scorers'), { recursive: true });
-    const topic = pick(2).join(' and ');
-    const configScorers = hasConfigScorers(i)
+/** A scorer as a plain object literal, the form Mastra's own sampling example uses. */
+function objectScorer(id, pick, indent = '') {
+  const kw = JSON.stringify(pick(3));
+  return `{
+  id: '${id}',
+  description: 'Share of expected keywords found in the answer.',
+  async run({ input, output }: { input: string; output: string }) {
+    const seen = new Set(String(output).toLowerCase().split(/[^a-z0-9]+/));
+    const expected = ${kw}.filter((w) => !String(input).includes(w));
+    const score = expected.length === 0 ? 1 : expected.filter((w) => seen.has(w)).length / expected.length;
+    return { score, reason: \`\${Math.round(score * 100)}% of the keywords\` };
+  },
+}`.replace(/\n/g, `\n${indent}`);
+}
+
+const configHead = (extra = '') => `import { agentConfig } from '../../../lib/agent';\n${extra}`;
+
+/**
+ * Each shape gives, per agent: the config source (or null), the keys its `scorers` record writes (in
+ * order; every value is an entry), whether the plugin imports the config, and the scorer files.
+ */
+export const SHAPES = {
+  /** defineScorer(...) factory calls, two `{ scorer, sampling }` entry files in every other agent, every 5th config with a record. */
+  factory(i, agent, pick, random) {
+    const withRecord = i % 5 === 0;
+    const config = `import { agentConfig } from '../../../lib/agent';
+${withRecord ? "import { defineScorer } from '../../../lib/scoring';\n" : ''}
+export default agentConfig({
+  name: '${agent}',
+  model: 'openai/gpt-4o-mini',
+  instructions: 'You are a support agent for ${pick(2).join(' and ')}. Answer briefly and cite the policy you rely on.',
+  maxSteps: ${1 + (i % 5)},${
+    withRecord
       ? `
   scorers: {
     policy: {
@@ -165,48 +175,192 @@ export function generate(baseDir, agents) {
       sampling: { type: 'ratio', rate: 0.1 },
     },
   },`
-      : '';
-    fs.writeFileSync(
-      path.join(agentDir, 'config.ts'),
-      `import { agentConfig } from '../../../lib/agent';
-${configScorers ? "import { defineScorer } from '../../../lib/scoring';\n" : ''}
+      : ''
+  }
+});
+`;
+    const files = SCORERS.map((key, s) => {
+      const { head, scorer } = scorerBody(agent, key, pick, random);
+      const entry = i % 2 === 1 && (s === 3 || s === 7);
+      const rate = [0.5, 0.25, 0.1][i % 3];
+      const body = entry ? `export default {\n  scorer: ${scorer.replace(/\n/g, '\n  ')},\n  sampling: { type: 'ratio', rate: ${rate} },\n};\n` : `export default ${scorer};\n`;
+      return { key, entry, source: `import { defineScorer, words } from '../../../../lib/scoring';\n\n${head}\n${body}` };
+    });
+    return { config, configKeys: withRecord ? ['policy'] : [], importConfig: withRecord, files };
+  },
+
+  /** `const scorer = { id, description, async run() {} }; export default scorer;` and a config whose record collides with a file in every agent. */
+  object(i, agent, pick) {
+    const config = `${configHead()}
 export default agentConfig({
   name: '${agent}',
   model: 'openai/gpt-4o-mini',
-  instructions: 'You are a support agent for ${topic}. Answer briefly and cite the policy you rely on.',
-  maxSteps: ${1 + (i % 5)},${configScorers}
+  instructions: 'You are a support agent for ${pick(2).join(' and ')}.',
+  scorers: {
+    s00: { scorer: ${objectScorer(`${agent}-s00-config`, pick, '    ')} },
+    extra: {
+      scorer: ${objectScorer(`${agent}-extra`, pick, '      ')},
+      sampling: { type: 'ratio', rate: 0.5 },
+    },
+  },
 });
-`,
-    );
+`;
+    const files = KEYS10.map((key) => ({ key, entry: false, source: `const scorer = ${objectScorer(`${agent}-${key}`, pick)};\n\nexport default scorer;\n` }));
+    return { config, configKeys: ['s00', 'extra'], importConfig: true, files };
+  },
 
+  /** Mastra's own `createScorer({...}).preprocess(...).generateScore(...)` chains; configs without scorers. */
+  mastra(i, agent, pick) {
+    const config = `${configHead()}
+export default agentConfig({
+  name: '${agent}',
+  model: 'openai/gpt-4o-mini',
+  instructions: 'You are a support agent for ${pick(2).join(' and ')}.',
+});
+`;
+    const files = KEYS10.map((key) => ({
+      key,
+      entry: false,
+      source: `import { createScorer } from '@mastra/core/evals';
+
+const KEYWORDS = ${JSON.stringify(pick(3))};
+
+export default createScorer({
+  id: '${agent}-${key}',
+  description: 'Share of expected keywords found in the answer.',
+})
+  .preprocess(({ run }) => String(run.output?.text ?? run.output).toLowerCase().split(/[^a-z0-9]+/))
+  .generateScore(({ results }) => {
+    const seen = new Set(results.preprocessStepResult);
+    return KEYWORDS.filter((w) => seen.has(w)).length / KEYWORDS.length;
+  });
+`,
+    }));
+    return { config, configKeys: [], importConfig: false, files };
+  },
+
+  /** Every file a `{ scorer, sampling }` entry (an inline object or a bound one); configs without scorers. */
+  entry(i, agent, pick) {
+    const config = `${configHead()}
+export default agentConfig({ name: '${agent}', model: 'openai/gpt-4o-mini', instructions: 'Support for ${pick(1)[0]}.' });
+`;
+    const files = KEYS10.map((key, s) => {
+      const rate = [0.5, 0.25, 0.1, 1][(i + s) % 4];
+      const source =
+        s % 2 === 0
+          ? `export default {\n  scorer: ${objectScorer(`${agent}-${key}`, pick, '  ')},\n  sampling: { type: 'ratio', rate: ${rate} },\n};\n`
+          : `import { defineScorer, words } from '../../../../lib/scoring';\n\nconst scorer = defineScorer({\n  id: '${agent}-${key}',\n  description: 'Keyword share.',\n  score: ({ output }) => (words(output).includes('${pick(1)[0]}') ? 1 : 0),\n});\n\nexport default { scorer, sampling: { type: 'ratio', rate: ${rate} } };\n`;
+      return { key, entry: true, source };
+    });
+    return { config, configKeys: [], importConfig: false, files };
+  },
+
+  /** Configs with imports, function-valued fields and a record colliding in every agent; factory-call scorer files. */
+  imports(i, agent, pick) {
+    const config = `import { agentConfig } from '../../../lib/agent';
+import { defineScorer } from '../../../lib/scoring';
+import { searchTool, ticketTool } from '../../../lib/tools';
+
+const topic = '${pick(2).join(' and ')}';
+
+export default agentConfig({
+  name: '${agent}',
+  model: 'openai/gpt-4o-mini',
+  instructions: ({ requestContext }) => \`You help with \${topic} for \${String(requestContext?.get('user') ?? 'anyone')}.\`,
+  tools: { searchTool, ticketTool },
+  maxSteps: ${1 + (i % 4)},
+  scorers: {
+    s03: { scorer: defineScorer({ id: '${agent}-s03-config', description: 'Override.', score: ({ output }) => (output.length > 0 ? 1 : 0) }), sampling: { type: 'ratio', rate: 0.1 } },
+    audit: { scorer: defineScorer({ id: '${agent}-audit', description: 'Audit trail.', score: () => 1 }) },
+  },
+  async onFinish({ text }) {
+    if (text.includes('${pick(1)[0]}')) console.log('${agent} mentioned it');
+  },
+});
+`;
+    const files = KEYS10.map((key, s) => ({
+      key,
+      entry: false,
+      source:
+        s % 3 === 0
+          ? `import { defineScorer, words } from '../../../../lib/scoring';\n\nconst scorer = defineScorer({\n  id: '${agent}-${key}',\n  description: 'Keyword share.',\n  score: ({ output }) => (words(output).includes('${pick(1)[0]}') ? 1 : 0),\n});\n\nexport default scorer;\n`
+          : `import { defineScorer, words } from '../../../../lib/scoring';\n\nexport default defineScorer({\n  id: '${agent}-${key}',\n  description: 'Keyword share.',\n  score: ({ output }) => words(output).length / 100,\n});\n`,
+    }));
+    return { config, configKeys: ['s03', 'audit'], importConfig: true, files };
+  },
+};
+
+/**
+ * The Vite options of every benchmark build, as a user would write them for a server bundle: SSR,
+ * everything bundled (`ssr.noExternal`) except `@mastra/core`, no minification. Shared by the
+ * `vite build` configs and by `build()` in bench/build-one.mjs, so both build the same thing.
+ */
+export const viteOptions = (variant) => ({
+  logLevel: 'warn',
+  mode: 'production',
+  publicDir: false,
+  ssr: { noExternal: true, external: ['@mastra/core'] },
+  build: {
+    ssr: `src/main-${variant}.ts`,
+    outDir: `dist-${variant}`,
+    emptyOutDir: true,
+    minify: false,
+    reportCompressedSize: false,
+    rolldownOptions: { output: { entryFileNames: 'main.js', format: 'es' } },
+  },
+});
+
+/** Returns `{ dir, agents, scorers, shape }`; writes the tree under `dir` unless it is already current. */
+export function generate(baseDir, agents, shape = 'factory') {
+  const make = SHAPES[shape];
+  if (!make) throw new Error(`unknown shape ${shape}; known: ${Object.keys(SHAPES).join(', ')}`);
+  const dir = path.join(baseDir, `${shape}-${agents}`);
+  const stamp = crypto.createHash('sha256').update(fs.readFileSync(new URL(import.meta.url))).update(`${agents}:${shape}`).digest('hex');
+  const stampFile = path.join(dir, '.stamp');
+  const result = { dir, agents, scorers: agents * 10, shape };
+  if (fs.existsSync(stampFile) && fs.readFileSync(stampFile, 'utf8') === stamp) return result;
+
+  fs.rmSync(dir, { recursive: true, force: true });
+  const src = path.join(dir, 'src');
+  fs.mkdirSync(path.join(src, 'lib'), { recursive: true });
+  fs.writeFileSync(path.join(dir, 'package.json'), `${JSON.stringify({ name: `bench-${shape}-${agents}`, private: true, type: 'module' }, null, 2)}\n`);
+  fs.writeFileSync(path.join(src, 'lib/scoring.ts'), LIB_SCORING);
+  fs.writeFileSync(path.join(src, 'lib/agent.ts'), LIB_AGENT);
+  fs.writeFileSync(path.join(src, 'lib/tools.ts'), LIB_TOOLS);
+
+  const random = rng(agents * 7919 + shape.length);
+  const pick = (n) => Array.from({ length: n }, () => WORDS[Math.floor(random() * WORDS.length)]);
+
+  const importsB = [];
+  const registryB = [];
+  for (let i = 0; i < agents; i++) {
+    const agent = agentName(i);
+    const agentDir = path.join(src, 'mastra/agents', agent);
+    fs.mkdirSync(path.join(agentDir, 'scorers'), { recursive: true });
+    const { config, configKeys, importConfig, files } = make(i, agent, pick, random);
+    if (config !== null) fs.writeFileSync(path.join(agentDir, 'config.ts'), config);
+    if (importConfig) importsB.push(`import c${i} from './mastra/agents/${agent}/config.ts';`);
+    const overridden = new Set(configKeys);
     const fields = [];
-    SCORERS.forEach((key, s) => {
-      const { head, scorer } = scorerBody(agent, key, pick, random);
-      const entry = isEntry(i, s);
-      const rate = [0.5, 0.25, 0.1][i % 3];
-      const body = entry
-        ? `export default {\n  scorer: ${scorer.replace(/\n/g, '\n  ')},\n  sampling: { type: 'ratio', rate: ${rate} },\n};\n`
-        : `export default ${scorer};\n`;
-      fs.writeFileSync(
-        path.join(agentDir, 'scorers', `${key}.ts`),
-        `import { defineScorer, words } from '../../../../lib/scoring';\n\n${head}\n${body}`,
-      );
+    files.forEach(({ key, entry, source }, s) => {
+      fs.writeFileSync(path.join(agentDir, 'scorers', `${key}.ts`), source);
+      if (overridden.has(key)) {
+        // What a careful user writes: the config's value in the file's place, the file not imported.
+        fields.push(`${JSON.stringify(key)}: c${i}.scorers[${JSON.stringify(key)}]`);
+        return;
+      }
       const local = `a${i}_${s}`;
       // Relative with the extension: the form Vite 8 resolves fastest (no probing), so (b) is a true floor.
       importsB.push(`import ${local} from './mastra/agents/${agent}/scorers/${key}.ts';`);
       fields.push(entry ? `${JSON.stringify(key)}: ${local}` : `${JSON.stringify(key)}: { scorer: ${local} }`);
     });
-    if (hasConfigScorers(i)) {
-      importsB.push(`import c${i} from './mastra/agents/${agent}/config.ts';`);
-      fields.push(`...c${i}.scorers`);
-    }
+    const fileKeys = new Set(files.map((f) => f.key));
+    for (const key of configKeys) if (!fileKeys.has(key)) fields.push(`${JSON.stringify(key)}: c${i}.scorers[${JSON.stringify(key)}]`);
     registryB.push(`  ${JSON.stringify(agent)}: r({ ${fields.join(', ')} }),`);
   }
 
-  fs.writeFileSync(
-    path.join(src, 'main-a.ts'),
-    `import scorers from 'virtual:agent-scorers';\n\nexport default scorers;\n`,
-  );
+  // main-o.ts is main-a.ts for another build of the plugin (bench/run.mjs --compare).
+  for (const v of ['a', 'o']) fs.writeFileSync(path.join(src, `main-${v}.ts`), `import scorers from 'virtual:agent-scorers';\n\nexport default scorers;\n`);
   fs.writeFileSync(
     path.join(src, 'main-b.ts'),
     `// Hand-written registry: what a careful user would write without the plugin.
@@ -242,6 +396,21 @@ for (const agent of Object.keys(byAgent)) Object.freeze(byAgent[agent]);
 export default Object.freeze(byAgent);
 `,
   );
+  for (const variant of ['a', 'b', 'c', 'o']) {
+    // What a user writes: the plugin by its package name (bench/run.mjs links it), the rest inline.
+    const plugin = variant === 'a' || variant === 'o';
+    const pkg = variant === 'o' ? 'agent-scorers-other' : 'agent-scorers';
+    fs.writeFileSync(
+      path.join(dir, `vite.config.${variant}.ts`),
+      `import { defineConfig } from 'vite';
+${plugin ? `import agentScorers from '${pkg}/vite';\n` : ''}
+export default defineConfig({
+  ...${JSON.stringify(viteOptions(variant))},
+  plugins: [${plugin ? 'agentScorers({ dts: false })' : ''}],
+});
+`,
+    );
+  }
   fs.writeFileSync(stampFile, stamp);
   return result;
 }

@@ -11,6 +11,7 @@ import {
   findDefaultExport,
   isProtoSetter,
   lookupProperty,
+  NeedsFullParse,
   parseModule,
   propertyKey,
   resolveTopLevel,
@@ -119,31 +120,49 @@ function analysis(kind: ConfigAnalysis['kind'], problems: ConfigProblem[] = []):
   return { kind, keys: [], open: false, sampling: new Map(), problems };
 }
 
-export function analyzeConfig(source: string, filename: string): ConfigAnalysis {
-  try {
-    const scope = parseModule(source, filename);
-    if (scope === null) return analysis('unknown');
-    const exported = findDefaultExport(scope);
-    // A config without a default export has no scorers at run time either.
-    if (exported.kind === 'none') return analysis('none');
-    if (exported.kind !== 'local') return analysis('unknown');
-    if (isNewAgent(exported.node, scope)) return analysis('agent');
-    const found = configObject(exported.node, scope);
-    if (found === null) return analysis('unknown');
-    const lookup = lookupProperty(found.object, 'scorers', scope);
-    if (lookup.kind === 'missing') {
-      // Absence is evident only where nothing can add scorers: a plain object or Mastra's agentConfig().
-      // A 'none' stops the config being bundled, so an unknown helper (withEvals({...})) must not give it.
-      return analysis(found.callee === null || TRUSTED_WRAPPERS.has(found.callee) ? 'none' : 'unknown');
+/** `skeleton: false` reads the whole source only (the tests compare both readings). */
+export function analyzeConfig(source: string, filename: string, skeleton = true): ConfigAnalysis {
+  if (skeleton) {
+    try {
+      const scope = parseModule(source, filename, true);
+      if (scope === null) return analysis('unknown');
+      const quick = readConfig(scope);
+      // As for scorer files (analyze-scorer.ts): the skeleton reads exactly what a parsable source
+      // says. A problem, and a `none` (which stops the config being bundled), are confirmed on the
+      // whole source: a config that does not parse must stay in the bundle, where the host reports
+      // its syntax error.
+      if (scope.checked || (quick.kind !== 'none' && quick.problems.length === 0)) return quick;
+    } catch (error) {
+      if (!(error instanceof NeedsFullParse)) return analysis('unknown');
     }
-    if (lookup.kind !== 'found') return analysis('unknown');
-    const property = lookup.property;
-    if (property.method) return analysis('function');
-    if (property.kind !== 'init') return analysis('unknown');
-    return scorersValue(property.value, scope, 0);
+  }
+  try {
+    const scope = parseModule(source, filename, false);
+    return scope === null ? analysis('unknown') : readConfig(scope);
   } catch {
     return analysis('unknown');
   }
+}
+
+function readConfig(scope: ModuleScope): ConfigAnalysis {
+  const exported = findDefaultExport(scope);
+  // A config without a default export has no scorers at run time either.
+  if (exported.kind === 'none') return analysis('none');
+  if (exported.kind !== 'local') return analysis('unknown');
+  if (isNewAgent(exported.node, scope)) return analysis('agent');
+  const found = configObject(exported.node, scope);
+  if (found === null) return analysis('unknown');
+  const lookup = lookupProperty(found.object, 'scorers', scope);
+  if (lookup.kind === 'missing') {
+    // Absence is evident only where nothing can add scorers: a plain object or Mastra's agentConfig().
+    // A 'none' stops the config being bundled, so an unknown helper (withEvals({...})) must not give it.
+    return analysis(found.callee === null || TRUSTED_WRAPPERS.has(found.callee) ? 'none' : 'unknown');
+  }
+  if (lookup.kind !== 'found') return analysis('unknown');
+  const property = lookup.property;
+  if (property.method) return analysis('function');
+  if (property.kind !== 'init') return analysis('unknown');
+  return scorersValue(property.value, scope, 0);
 }
 
 const MAX_FOLLOW = 3;

@@ -11,6 +11,7 @@ import {
   findDefaultExport,
   isReferencedAtMost,
   lookupProperty,
+  NeedsFullParse,
   parseModule,
   resolveTopLevel,
   unwrap,
@@ -56,18 +57,35 @@ function isEvidentlyDefaultCall(source: string): boolean {
   return !before.includes('`') && !before.includes('/*') && !before.includes('export default');
 }
 
-export function analyzeScorer(source: string, filename: string): ScorerFileAnalysis {
+/** `skeleton: false` reads the whole source only (the tests compare both readings). */
+export function analyzeScorer(source: string, filename: string, skeleton = true): ScorerFileAnalysis {
   if (isEvidentlyDefaultCall(source)) return unknownExport();
+  if (skeleton) {
+    try {
+      const quick = read(source, filename, true);
+      if (quick === null) return unknownExport(); // the whole source does not parse either
+      // The skeleton's reading is the whole source's whenever the whole source parses. A problem is
+      // read again from the whole source, which may not parse: then the host's syntax error is the
+      // one the user should see. A valid file's reading differs only for a file that does not parse,
+      // whose build fails in the host anyway.
+      if (quick.checked || (quick.analysis.hasDefault && quick.analysis.problem === null)) return quick.analysis;
+    } catch (error) {
+      if (!(error instanceof NeedsFullParse)) return unknownExport();
+    }
+  }
   try {
-    const scope = parseModule(source, filename);
-    if (scope === null) return unknownExport();
-    const exported = findDefaultExport(scope);
-    if (exported.kind === 'none') return unknownExport(false);
-    if (exported.kind !== 'local') return unknownExport();
-    return classify(exported.node, scope, false);
+    return read(source, filename, false)?.analysis ?? unknownExport();
   } catch {
     return unknownExport();
   }
+}
+
+function read(source: string, filename: string, skeleton: boolean): { analysis: ScorerFileAnalysis; checked: boolean } | null {
+  const scope = parseModule(source, filename, skeleton);
+  if (scope === null) return null;
+  const exported = findDefaultExport(scope);
+  const analysis = exported.kind === 'none' ? unknownExport(false) : exported.kind !== 'local' ? unknownExport() : classify(exported.node, scope, false);
+  return { analysis, checked: scope.checked };
 }
 
 function classify(node: Node, scope: ModuleScope, followed: boolean): ScorerFileAnalysis {

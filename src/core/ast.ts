@@ -3,8 +3,10 @@
  * literals, resolve top-level `const` bindings. Everything here is pure and must stay total: callers
  * wrap their work in try/catch, but nothing in here is meant to throw on well-formed ASTs.
  */
-import { parseSync } from 'oxc-parser';
+import { parseSync, rawTransferSupported } from 'oxc-parser';
 import type { Node, ObjectExpression, ObjectProperty, Program } from 'oxc-parser';
+import { lightParse } from './light-parse.js';
+import { functionSkeleton } from './skeleton.js';
 
 /** One parsed module plus lazily built lookups, so each file is parsed and walked at most once. */
 export interface ModuleScope {
@@ -13,6 +15,16 @@ export interface ModuleScope {
   readonly hasModuleSyntax: boolean;
   /** Start offsets of `export type { x as default }` names: the 'js' AST drops `exportKind`. */
   readonly typeOnlyDefaults: ReadonlySet<number>;
+  /**
+   * The program was parsed from the source's skeleton (function bodies emptied, see skeleton.ts):
+   * `source` is still the whole text, but identifiers inside function bodies are not in `program`.
+   */
+  readonly partial: boolean;
+  /**
+   * The whole source was read and found well-formed (by oxc-parser, or by light-parse.ts with nothing
+   * skipped). A reading of a scope that is not checked may have missed a syntax error.
+   */
+  readonly checked: boolean;
   bindings?: Map<string, Node | null>;
   identifierCounts?: Map<string, number>;
 }
@@ -29,15 +41,50 @@ function langOf(filename: string): ParserLang {
   return 'js';
 }
 
-/** Parses `source`, or returns null on any parse error: the host reports real syntax errors itself. */
-export function parseModule(source: string, filename: string): ModuleScope | null {
+/** Thrown by a reading of a partial scope that needs what the skeleton left out: parse the whole source. */
+export class NeedsFullParse extends Error {}
+
+/**
+ * Parses `source`, or returns null on any parse error: the host reports real syntax errors itself.
+ * With `skeleton`, reads the source with its function bodies emptied: with light-parse.ts when
+ * that small grammar covers it, else with oxc-parser when emptying made it shorter (a much smaller
+ * AST to transfer). The scope is then `partial`; a parse error, or no module syntax left (an
+ * `import.meta` may have been in a body), falls back to the whole source.
+ */
+export function parseModule(source: string, filename: string, skeleton = false): ModuleScope | null {
+  const lang = langOf(filename);
+  if (skeleton && (lang === 'js' || lang === 'ts')) {
+    const text = functionSkeleton(source);
+    // The usual small skeleton is read in JS; anything beyond its grammar goes to oxc-parser.
+    const light = text === null ? null : lightParse(text, lang === 'ts');
+    if (light !== null) {
+      const checked = light.complete && text === source;
+      return { program: light.program, source, hasModuleSyntax: true, typeOnlyDefaults: new Set(), partial: true, checked };
+    }
+    if (text !== null && text !== source) {
+      const scope = parseText(text, source, filename, lang, true);
+      if (scope !== null && scope.hasModuleSyntax) return scope;
+    }
+  }
+  return parseText(source, source, filename, lang, false);
+}
+
+/**
+ * Node 22+: oxc-parser's raw transfer hands the AST over as a buffer read in JS, several times
+ * cheaper than the JSON path Node 20 has to take (it cannot allocate the buffer there).
+ */
+// Untyped in oxc-parser's declarations, hence the loose object.
+const RAW_TRANSFER: object = rawTransferSupported() ? { experimentalRawTransfer: true } : {};
+
+function parseText(text: string, source: string, filename: string, lang: ParserLang, partial: boolean): ModuleScope | null {
   // The 'js' AST shape still carries TS expression nodes but skips type fields we never read,
   // which makes the (dominant) JSON deserialisation noticeably cheaper.
-  const result = parseSync(filename, source, {
-    lang: langOf(filename),
+  const result = parseSync(filename, text, {
+    lang,
     sourceType: 'module',
     astType: 'js',
     preserveParens: false,
+    ...RAW_TRANSFER,
   });
   for (const error of result.errors) {
     if ((error.severity as string) === 'Error') return null;
@@ -54,6 +101,8 @@ export function parseModule(source: string, filename: string): ModuleScope | nul
     source,
     hasModuleSyntax: result.module.hasModuleSyntax,
     typeOnlyDefaults,
+    partial,
+    checked: !partial,
   };
 }
 
@@ -330,6 +379,7 @@ export function isReferencedAtMost(name: string, scope: ModuleScope, max: number
   // Every identifier occurrence is also a textual one (escaped identifiers aside), so a low text count
   // settles it without walking the AST.
   if (!scope.source.includes('\\u') && textOccurrences(scope.source, name, max + 1) <= max) return true;
+  if (scope.partial) throw new NeedsFullParse();
   scope.identifierCounts ??= countIdentifiers(scope.program);
   return (scope.identifierCounts.get(name) ?? 0) <= max;
 }

@@ -47,6 +47,13 @@ export interface ScanResult {
   folders: string[];
 }
 
+/**
+ * `path.join(dir, name)` for a normalised folder and a name read from it (never `.`, `..` or with a
+ * slash): on POSIX a concatenation, which runs for every file of a scan, where `path.join` normalises again.
+ */
+const childPath = (dir: string, name: string): string =>
+  path.sep === '/' ? (dir.endsWith('/') ? dir + name : `${dir}/${name}`) : path.join(dir, name);
+
 /** A no-op on POSIX systems, where it runs for every folder and file of a scan. */
 export const toPosix = (p: string): string => (path.sep === '/' ? p : p.split(path.sep).join('/'));
 
@@ -78,12 +85,12 @@ function list(dir: string): Entry[] | null {
     throw error;
   }
   return dirents.map((d) => {
-    if (d.name.includes('\uFFFD') && !fs.existsSync(path.join(dir, d.name))) {
+    if (d.name.includes('\uFFFD') && !fs.existsSync(childPath(dir, d.name))) {
       return { name: d.name, isDir: d.isDirectory(), isFile: d.isFile(), isLink: false, unreadable: true };
     }
     if (!d.isSymbolicLink()) return { name: d.name, isDir: d.isDirectory(), isFile: d.isFile(), isLink: false };
     try {
-      const stat = fs.statSync(path.join(dir, d.name));
+      const stat = fs.statSync(childPath(dir, d.name));
       return { name: d.name, isDir: stat.isDirectory(), isFile: stat.isFile(), isLink: true };
     } catch {
       return { name: d.name, isDir: false, isFile: false, isLink: true }; // dangling link
@@ -116,7 +123,7 @@ export function scan(input: ScanInput): ScanResult {
 
   /** The real path of `name` inside the real folder `parentReal`: only links need a realpath call. */
   const realOf = (parentReal: string, name: string, isLink: boolean): string =>
-    isLink ? fs.realpathSync(path.join(parentReal, name)) : path.join(parentReal, name);
+    isLink ? fs.realpathSync(childPath(parentReal, name)) : childPath(parentReal, name);
 
   /**
    * `folder` is the path as the user sees it (for keys, messages, `exclude` and the manifest); `real`

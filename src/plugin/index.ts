@@ -61,6 +61,11 @@ export function agentScorers(userOptions?: Options) {
   let loadedThisBuild = false;
   /** Folders are watched once per build: every module of ours used to add all of them (O(agents²)). */
   let watchedThisBuild = false;
+  /**
+   * Watch mode or a dev server: only then does anything read the files we watch. Elsewhere
+   * `addWatchFile` is pure cost (a native call per file under Rolldown).
+   */
+  let watching = false;
   /** Under Vite, generated imports use Vite's own `/@fs/` form, which its resolver maps without probing. */
   let vite = false;
   /** Printed diagnostics: reset per build; in a dev server kept, so each distinct warning prints once. */
@@ -153,7 +158,8 @@ export function agentScorers(userOptions?: Options) {
     },
 
     buildStart(this: { meta?: { watchMode?: boolean }; environment?: unknown }) {
-      sources.setCaching(serving || this.meta?.watchMode === true);
+      watching = serving || this.meta?.watchMode === true;
+      sources.setCaching(watching);
       loadedThisBuild = false;
       watchedThisBuild = false;
       if (!serving) {
@@ -192,7 +198,7 @@ export function agentScorers(userOptions?: Options) {
         if (!isOurId(id)) return null;
         loadedThisBuild = true;
         const planned = currentPlan();
-        if (!watchedThisBuild) {
+        if (watching && !watchedThisBuild) {
           watchedThisBuild = true;
           for (const folder of planned.folders) this.addWatchFile(folder);
         }
@@ -207,8 +213,10 @@ export function agentScorers(userOptions?: Options) {
           const known = planned.agents.map((a) => JSON.stringify(a.folder.key)).join(', ') || '(none)';
           this.error(`Unknown agent ${JSON.stringify(agentKey)} in "${VIRTUAL_ID}/${agentKey}"; known agents: ${known}.`);
         }
-        if (agent.folder.config) this.addWatchFile(`${agent.folder.path}/${agent.folder.config}`);
-        for (const file of agent.files) if (!file.imported) this.addWatchFile(file.path);
+        if (watching) {
+          if (agent.folder.config) this.addWatchFile(`${agent.folder.path}/${agent.folder.config}`);
+          for (const file of agent.files) if (!file.imported) this.addWatchFile(file.path);
+        }
         report(this, planned.diagnostics.filter((d) => d.agent === agentKey));
         sources.rememberFiles(agent.files.filter((f) => f.imported).map((f) => f.path));
         if (agent.importConfig) sources.rememberFiles([`${agent.folder.path}/${agent.folder.config}`]);

@@ -1,0 +1,253 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { analyzeConfig } from '../../src/core/analyze-config.js';
+import { analyzeScorer } from '../../src/core/analyze-scorer.js';
+import { lightParse } from '../../src/core/light-parse.js';
+import { functionSkeleton } from '../../src/core/skeleton.js';
+
+describe('functionSkeleton', () => {
+  it('empties function, method and arrow bodies and keeps everything else', () => {
+    const source = `const scorer = {
+  id: 'x',
+  async run({ input }: { input: string }) { if (input) { return { score: 1 }; } return { score: 0 }; },
+  check: (a) => { return a; },
+  plain: (a) => a + 1,
+};
+function helper(x) { return x * 2; }
+export default scorer;
+`;
+    expect(functionSkeleton(source)).toBe(`const scorer = {
+  id: 'x',
+  async run({ input }: { input: string }) {},
+  check: (a) => {},
+  plain: (a) => a + 1,
+};
+function helper(x) {}
+export default scorer;
+`);
+  });
+
+  it('does not count braces in strings, templates, comments and regular expressions', () => {
+    const source = [
+      "const a = { s: '}{', d: \"{\", t: `${'}'}{${ { x: 1 }.x }`, re: /[}/]{2}\\//g };",
+      '// } a comment with a brace',
+      '/* { another */',
+      'const f = () => { const r = /}/; return `}${(() => { return "}"; })()}`; };',
+      'export default a;',
+    ].join('\n');
+    expect(functionSkeleton(source)).toBe(source.replace('{ const r = /}/; return `}${(() => { return "}"; })()}`; }', '{}'));
+  });
+
+  it('tells a division from a regular expression by what precedes it', () => {
+    expect(functionSkeleton('const x = a / 2 / b; const y = [1][0] / 2; const f = () => { return /}/.test(s); };')).toBe(
+      'const x = a / 2 / b; const y = [1][0] / 2; const f = () => {};',
+    );
+    expect(functionSkeleton("const z = 'a'.length / 2; const w = `x` / 2; const r = /a/ / 2; run(x) { return typeof /}/; }")).toBe(
+      "const z = 'a'.length / 2; const w = `x` / 2; const r = /a/ / 2; run(x) {}",
+    );
+  });
+
+  it('gives up where a scan cannot be sure', () => {
+    for (const source of [
+      'const x = (a) / 2;', // `)` then `/`: a division here, a regex after `if (a)`
+      'if (a) {} /re/.test(b);',
+      'let i = 0; i++ / 2;',
+      'for (const of of /x/) {}',
+      "const s = 'unterminated;",
+      'const t = `open ${ x',
+      'const o = { a: 1 ;',
+      '/* open comment',
+      'const café = 1;', // a Unicode identifier
+    ]) {
+      expect(functionSkeleton(source), source).toBeNull();
+    }
+  });
+
+  it('returns the same string when there is no body to empty', () => {
+    const source = "export default agentConfig({ name: 'x', model: 'openai/gpt-4o-mini' });\n";
+    expect(functionSkeleton(source)).toBe(source);
+  });
+});
+
+/** Every scorer file and config of the test fixtures, plus shapes that stress the skeleton. */
+function samples(): Array<{ name: string; source: string }> {
+  const out: Array<{ name: string; source: string }> = [];
+  const walk = (dir: string): void => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (/\.[mc]?[jt]s$/.test(entry.name) && !entry.name.endsWith('.d.ts')) out.push({ name: entry.name, source: fs.readFileSync(full, 'utf8') });
+    }
+  };
+  walk(path.resolve(import.meta.dirname, '../fixtures'));
+  const extra = [
+    "const scorer = { id: 'x', async run() { return { score: 1 }; } };\nexport default scorer;\n",
+    "const scorer = { id: 'x', run() {} };\nfunction mutate() { scorer.id = 3; scorer.run = null; }\nexport default scorer;\n",
+    "const scorer = { id: 'x', run() {} };\nconst f = () => { console.log(scorer, scorer); };\nexport default scorer;\n",
+    "export default { scorer: { id: 'x', run: async () => { return { score: 1 }; } }, sampling: { type: 'ratio', rate: 0.5 } };\n",
+    "export default { scorer: { id: 'x', run() {} }, sampling: { type: 'ratio', rate: 2 } };\n",
+    "export default { id: 'x', describe() { return 1; } };\n",
+    "export default () => { return 42; };\n",
+    "export default function () { return { id: 'x', run() {} }; }\n",
+    "export default class { static id = 'x'; static run() { return 1; } }\n",
+    "const cfg = { scorers: { a: { scorer: { id: 'a', run() {} } }, ...(() => { return {}; })() } };\nexport default cfg;\n",
+    "export default agentConfig({ name: 'x', scorers: ({ requestContext }) => { return {}; } });\n",
+    "export default agentConfig({ name: 'x', scorers() { return {}; } });\n",
+    "export default agentConfig({ name: 'x', instructions: () => { return 'hi'; }, scorers: { s: { scorer: make(), sampling: { type: 'none' } } } });\n",
+    "export default agentConfig({ name: 'x', onFinish() { return 1; } });\n",
+    "const x = { id: 'x', run() { return import.meta.url; } };\nmodule.exports = x;\n",
+    "function f() { return import.meta.url; }\nconst exports = {};\n",
+    "export default { scorer: { id: `t${1}`, run() { return `}${'{'}`; } }, sampling: { type: 'none' } };\n",
+    // Shapes at the edges of light-parse.ts's grammar (it must read them exactly like oxc-parser, or give up).
+    'export default `a${b}`;\n',
+    "export default { id: `x-${1}`, run() {} };\n",
+    "export default { scorer: { id: 'x', run() {} }, sampling: { type: `ratio${''}`, rate: 0.5 } };\n",
+    "export default defineScorer({ id: 'x', reason: (s) => (s === 1 ? 'ok' : `Too long by ${Math.round((1 - s) * 100)}% ${`nested ${'}'}`}`) });\n",
+    "export default { scorer: { id: 'x', run() {} }, sampling: { type: 'none' }, note: `a\\`b` };\n",
+    "import { Agent } from '@mastra/core/agent';\nexport default new Agent({ name: 'x', scorers: {} });\n",
+    "import { Agent as A } from '@mastra/core/agent';\nexport default new A({ name: 'x' });\n",
+    "import * as m from '@mastra/core/agent';\nexport default new m.Agent({ name: 'x' });\n",
+    "import Agent from 'x';\nexport default new Agent({});\n",
+    "import { Agent } from 'x';\nconst agent = new Agent({ name: 'a', instructions: () => { return 'x'; } });\nexport default agent;\n",
+    "import { 'Agent' as A } from 'x';\nexport default new A();\n",
+    "import { Agent } from 'x';\nexport default new Agent;\n",
+    "import { Agent } from 'x';\nexport default new Agent({}).withScorers();\n",
+    'export default agentConfig({ scorers: 42 });\n',
+    "export default agentConfig({ scorers: { a: 'str', b: { scorer: 1 }, c: [1] } });\n",
+    'export default agentConfig({ scorers: [1] });\n',
+    "export default agentConfig({ scorers: { a: { scorer: { id: 'x', run() { return 1; } } } } });\n",
+    'export default (x): number => 1;\n',
+    'export default abstract class Base { abstract run(): void }\n',
+    'export default declare;\n',
+    "export default x y;\n",
+    'export default a ? b : c;\n',
+    'export default a ? (x) => 1 : 2;\n',
+    'const make = () => {};\nexport default make\n(1)\n',
+    "const s = { id: 'x', run() {} }\nexport default s\n",
+    "export default { get id() { return 'x' }, run() {} };\n",
+    "export default { async: true, get: 1, set: 2, id: 'x', run: 1 };\n",
+    "export default { get() {}, set() {}, async() {}, id: 'x' };\n",
+    "export default { id: 'x', run: () => {} } as const satisfies Foo<A, B>;\n",
+    "export default { scorer: new Foo(), sampling: { type: 'ratio', rate: -0.5 } };\n",
+    "export default { scorer: s, sampling: { type: 'ratio', rate: 1e0 } };\nconst s = make();\n",
+    'export default { scorer: 42 };\n',
+    "export default { scorer: 'a', sampling: { type: 'ratio', rate: 0.5 } };\n",
+    "import s, { a as b } from './x';\nexport default s;\n",
+    "import * as ns from 'x';\nexport default ns;\n",
+    "export { s as default };\nconst s = { id: 'x', run() {} };\n",
+    "export { s as default } from './x';\n",
+    "export { s as 'default' };\nconst s = 42;\n",
+    "const undefined = 1;\nexport default { scorer: { id: 'x', run() {} }, sampling: undefined };\n",
+    "export default { scorer: { id: 'x', run() {} }, sampling: void 0 };\n",
+    "export default { scorer: { id: 'x', run() {} }, sampling: { type: `ratio`, rate: .5 } };\n",
+    "export default { ['scorer']: { id: 'x', run() {} }, sampling: { type: 'none' } };\n",
+    "export default { __proto__: base, id: 'x', run() {} };\n",
+    "export default { __proto__: null, id: 'x', run() {} };\n",
+    "export default { id: 'x', run() {}, ...rest };\n",
+    "let s = { id: 'x', run() {} };\nexport default s;\n",
+    "export const s = { id: 'x', run() {} };\nexport default s;\n",
+    'export default function named() {}\n',
+    'export default async function () {}\n',
+    'function f() {}\nexport default f;\n',
+    'function f() {}\nf.id = 1;\nexport default f;\n',
+    'export default typeof x;\n',
+    'export default !x;\n',
+    'export default -1;\n',
+    'export default [1, 2];\n',
+    'export default [, ...a];\n',
+    "export default 'str';\n",
+    'export default null;\n',
+    'export default true;\n',
+    'export default `t`;\n',
+    'export default x as any;\n',
+    'export default x!;\n',
+    "export default ({ id: 'x', run() {} });\n",
+    "const a = 1, b = { id: 'x', run() {} };\nexport default b;\n",
+    "export default agentConfig({ name: 'x', scorers: { a: { scorer: s, sampling: { type: 'ratio', rate: 0.2 } }, ...more } });\n",
+    "export default defineConfig.agent({ scorers: { a: x } });\n",
+    "const config = agentConfig({ scorers: { s: x } });\nexport default config;\n",
+    "export default agentConfig({ name: 'x' }, extra);\n",
+    'export default agentConfig(...[cfg]);\n',
+    "export default withEvals({ name: 'x' });\n",
+    "export default agentConfig({ name: 'x' }).withScorers();\n",
+    'export default { scorers: fn };\n',
+    'export default { scorers: null };\n',
+    'export default { scorers: undefined };\n',
+    'export default { scorers: void 0 };\n',
+    'export default { scorers: 42 };\n',
+    'export default { scorers: async () => ({}) };\n',
+    'export default { scorers: async function () {} };\n',
+    'export default { async scorers() {} };\n',
+    'export default { get scorers() { return {}; } };\n',
+    "export default { scorers: { s: { scorer: x, sampling: { type: 'ratio', rate: 3 } } } };\n",
+    'export default await make();\n',
+    "import type { T } from 'x';\nexport default { id: 'x', run() {} } satisfies T;\n",
+    "import x from 'y' with { type: 'json' };\nexport default x;\n",
+    'export default a\n++b\n',
+    'export default a +\nb;\n',
+    'export default 010;\n',
+    'export default 1_000;\n',
+    'export default 0x10;\n',
+    "export default { 1e3: 1, 0.5: 2, id: 'x', run() {} };\n",
+    "const s = { id: 'x', run() {} };\ns.id = 'y';\nexport default s;\n",
+    "export default {\n  scorer: createScorer({ id: 'x' })\n    .generateScore(() => 1),\n  sampling: { type: 'ratio', rate: 0.5 },\n};\n",
+    "const a = { id: 'x', run() {} }\nconst b = a\nexport default b\n",
+    "export default { id: 'x', run() {} }\n;[1].forEach(f)\n",
+    'export default class {}\n',
+    "export default { scorer: class {}, sampling: { type: 'none' } };\n",
+    'export default { scorer: function () {}, };\n',
+    "export default { id: 'x', run: async x => x };\n",
+    "export default { id: 'x', run: x => ({ score: 1 }) };\n",
+    "export default { id: 'x', run: async (x) => ({ score: 1 }) };\n",
+    "const s = { id: 'x', run() {} };\nexport { s as default, s as other };\n",
+    "export default { id: 'x', run() {} };\nexport default 1;\n",
+    "const id = 'x';\nexport default { id, run() {} };\n",
+    "export default { scorer: { id: 'x', run() {} }, sampling: { type: 'ratio', rate: 0.5 }, filter: (r) => r.ok };\n",
+    "export default { 'scorer': { 'id': 'x', 'run': run }, \"sampling\": { \"type\": \"none\" } };\n",
+    "export default { scorer: { id: 'x', run() {} }, sampling: { type: 'ratio', rate: 0.5 } } satisfies Entry;\n",
+    "const scorer: Scorer<{ a: string }> = { id: 'x', run() {} };\nexport default scorer;\n",
+    "const scorer: (a: string) => void = () => {};\nexport default scorer;\n",
+  ];
+  // Each as TypeScript and as JavaScript, where type syntax is an error.
+  extra.forEach((source, i) => out.push({ name: `extra-${i}.ts`, source }, { name: `extra-${i}.js`, source }));
+  return out;
+}
+
+describe('lightParse', () => {
+  it('says whether it read every token or skipped some (parameters, bodies, types, operators)', () => {
+    expect(lightParse("import { agentConfig } from 'x';\nexport default agentConfig({ name: 'x', n: -1, t: `t`, a: [null, true] });\n", true)?.complete).toBe(true);
+    for (const source of ["export default { run() {} };", "export default { a: 1 + 2 };", "const x: T = 1;\nexport default x;", "export default { a: () => 1 };"]) {
+      expect(lightParse(source, true)?.complete, source).toBe(false);
+    }
+    expect(lightParse('export default x y;', true)).toBeNull();
+  });
+});
+
+describe('readings from the skeleton', () => {
+  it('equal the readings of the whole source, for every fixture and tricky shape', () => {
+    let reduced = 0;
+    let light = 0;
+    for (const { name, source } of samples()) {
+      const skeleton = functionSkeleton(source);
+      if (skeleton !== source) reduced++;
+      if (skeleton !== null && lightParse(skeleton, true) !== null) light++;
+      expect(analyzeScorer(source, name), `${name} as a scorer file:\n${source}`).toEqual(analyzeScorer(source, name, false));
+      expect(analyzeConfig(source, name), `${name} as a config:\n${source}`).toEqual(analyzeConfig(source, name, false));
+    }
+    // The comparison means something only if many samples were actually reduced.
+    expect(reduced).toBeGreaterThan(15);
+    expect(light).toBeGreaterThan(80);
+  });
+
+  it('confirm a problem or an absent `scorers` on the whole source, which may not parse', () => {
+    // The skeleton drops the broken body: read alone, it would call these an invalid export and a
+    // config without scorers (which is then not bundled, hiding the host's syntax error).
+    const broken = "export default 42;\nfunction f() { return @@ }\n";
+    expect(analyzeScorer(broken, 'x.ts').problem).toBeNull();
+    expect(analyzeScorer(broken.replace('@@', ''), 'x.ts').problem).toEqual({ code: 'SCORER_INVALID_EXPORT', detail: 'a number' });
+    const config = "export default agentConfig({ name: 'x', onFinish() { return @@ } });\n";
+    expect(analyzeConfig(config, 'config.ts').kind).toBe('unknown');
+    expect(analyzeConfig(config.replace('@@', ''), 'config.ts').kind).toBe('none');
+  });
+});
