@@ -1,6 +1,8 @@
 /**
  * The judge cache's file: one store per file per process, loaded once, written whole through a
  * temporary file and a rename (a killed write leaves the previous file), sorted by key, serialised.
+ * Writers in other threads or processes (Vitest workers recording one file) take turns through a lock
+ * file, and each merges what is on disk first, so no record is lost.
  * `node:fs` is imported on first use, so bundles that never open a store never load it.
  */
 
@@ -71,7 +73,43 @@ const serialise = (r: JudgeCacheRecord): string =>
     usage: { inputTokens: r.usage.inputTokens, outputTokens: r.usage.outputTokens, totalTokens: r.usage.totalTokens },
   });
 
-let tempCounter = 0;
+/** How long a lock may stay before it is taken for one left by a writer that died. */
+const STALE_LOCK_MS = 30_000;
+const GIVE_UP_MS = 120_000;
+
+/** True when `pid` names no running process (a writer killed while it held the lock). */
+function isDead(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+/**
+ * Takes `lock` (created exclusively, holding our pid), waiting while another writer holds it; a lock
+ * whose writer is gone, or that is older than STALE_LOCK_MS, is removed. Returns the release.
+ */
+async function acquire(fs: Fs, lock: string, shown: string): Promise<() => Promise<void>> {
+  const start = Date.now();
+  for (;;) {
+    try {
+      await fs.writeFile(lock, String(process.pid), { flag: 'wx' });
+      return () => fs.rm(lock, { force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    const [holder, stat] = await Promise.all([fs.readFile(lock, 'utf8').catch(() => ''), fs.stat(lock).catch(() => null)]);
+    const pid = Number(holder);
+    if (stat && ((Number.isInteger(pid) && pid > 0 && isDead(pid)) || Date.now() - stat.mtimeMs > STALE_LOCK_MS)) {
+      await fs.rm(lock, { force: true });
+      continue;
+    }
+    if (Date.now() - start > GIVE_UP_MS) throw new Error(`agent-scorers: the judge cache ${shown} stays locked by ${lock}; remove it if no eval is running`);
+    await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20));
+  }
+}
 
 export async function openStore(file: string | URL): Promise<Store> {
   const { fs, path, url } = await loadNode();
@@ -93,20 +131,24 @@ export async function openStore(file: string | URL): Promise<Store> {
     let chain: Promise<void> = Promise.resolve();
     let queued: Promise<void> | undefined;
     const write = async () => {
-      // Another process may have added records since we read the file: keep them (ours win per key).
-      const onDisk = await read();
-      if (onDisk) for (const [key, record] of onDisk) if (!records.has(key)) records.set(key, record);
-      const lines = [...records.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)).map(serialise);
-      const body = lines.length > 0 ? `${lines.join('\n')}\n` : '';
       const dir = path.dirname(absolute);
       await fs.mkdir(dir, { recursive: true });
-      const temp = path.join(dir, `.${path.basename(absolute)}.${process.pid}.${++tempCounter}.tmp`);
+      const release = await acquire(fs, `${absolute}.lock`, shown);
+      // Unique per write: worker threads share the pid, and each has its own copy of this module.
+      const temp = path.join(dir, `.${path.basename(absolute)}.${process.pid}.${globalThis.crypto.randomUUID()}.tmp`);
       try {
+        // Another thread or process may have added records since we read the file: keep them (ours win per key).
+        const onDisk = await read();
+        if (onDisk) for (const [key, record] of onDisk) if (!records.has(key)) records.set(key, record);
+        const lines = [...records.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)).map(serialise);
+        const body = lines.length > 0 ? `${lines.join('\n')}\n` : '';
         await fs.writeFile(temp, body, 'utf8');
         await fs.rename(temp, absolute);
       } catch (error) {
         await fs.rm(temp, { force: true }).catch(() => {});
         throw new Error(`agent-scorers: could not write the judge cache ${shown}: ${(error as Error).message}`, { cause: error });
+      } finally {
+        await release();
       }
       store.fileMissing = false;
     };

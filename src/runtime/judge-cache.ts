@@ -46,7 +46,7 @@ export interface CachedJudge {
   readonly specificationVersion: 'v3';
   readonly provider: string;
   readonly modelId: string;
-  readonly supportedUrls: unknown;
+  readonly supportedUrls: Record<string, RegExp[]> | PromiseLike<Record<string, RegExp[]>>;
   /** The file as given. */
   readonly file: string | URL;
   /** The mode as given; `AGENT_SCORERS_JUDGE_CACHE` may override it at call time. */
@@ -121,7 +121,10 @@ function bytesToBase64(bytes: Uint8Array): string {
 export function judgeCacheKey(model: { provider: string; modelId: string }, params: Record<string, unknown>): string {
   const options: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(params ?? {})) if (!TRANSPORT_OPTIONS.has(name)) options[name] = value;
-  return sha256Hex(canonicalJson({ v: KEY_VERSION, provider: model.provider, modelId: model.modelId, options }));
+  // The provider family only: `openai('gpt-4o-mini')` reports `openai.responses`, while the string
+  // `'openai/gpt-4o-mini'` names `openai`, and both must find the same records.
+  const provider = model.provider.split('.')[0];
+  return sha256Hex(canonicalJson({ v: KEY_VERSION, provider, modelId: model.modelId, options }));
 }
 
 /** The last user message's text, flattened: its start and its end, which is where prompts differ. */
@@ -139,13 +142,17 @@ const flatCount = (value: any): number => {
   return typeof n === 'number' && Number.isFinite(n) ? n : 0;
 };
 
-/** A reply worth recording: text only (a judge that calls tools is passed through, unrecorded). */
+/**
+ * A reply worth recording: text only (a judge that calls tools is passed through, unrecorded), and not
+ * a failure (an error or filtered finish, or no text), which would otherwise be replayed for good.
+ */
 function recordable(result: any): { text: string; finishReason: string; usage: JudgeCacheRecord['usage'] } | undefined {
   const content: any[] = Array.isArray(result?.content) ? result.content : [];
   if (content.some((part) => part?.type !== 'text' && part?.type !== 'reasoning')) return undefined;
   const text = content.filter((part) => part.type === 'text').map((part) => String(part.text ?? '')).join('');
   const finish = result?.finishReason;
   const finishReason = typeof finish === 'string' ? finish : typeof finish?.unified === 'string' ? finish.unified : 'other';
+  if (finishReason === 'error' || finishReason === 'content-filter' || text.trim() === '') return undefined;
   const inputTokens = flatCount(result?.usage?.inputTokens);
   const outputTokens = flatCount(result?.usage?.outputTokens);
   const totalTokens = flatCount(result?.usage?.totalTokens) || inputTokens + outputTokens;
@@ -225,7 +232,8 @@ async function cachedGenerate(
   // Identical requests in flight share one model call; the others are answered as cache hits.
   const running = store.inflight.get(key);
   if (running) {
-    const shared = await running;
+    // The first caller's failure (or abort: its signal is not part of the key) is not ours: ask ourselves.
+    const shared = await running.catch(() => undefined);
     if (shared) return mark(replayResult(shared), key, true);
   }
   let result: any;

@@ -264,7 +264,9 @@ export function defineAgent(
     // Mastra's rule: an Agent is used as it is. Files the build left out were already reported.
     if (files.some((f) => f.length === 3)) report('CONFIG_EXPORTS_AGENT', agentConfigMessage(agent, configName, scorersDir), configFile);
     const own = config;
-    return ({ requestContext } = {}) => own.listScorers({ requestContext }) as ReturnType<ScorersFunction>;
+    const form: ScorersFunction = ({ requestContext } = {}) => own.listScorers({ requestContext }) as ReturnType<ScorersFunction>;
+    AGENT_FORMS.add(form);
+    return form;
   }
   const withPaths = files.map((f): DiscoveredFile => (f.length === 3 ? [f[0], f[1], scorersDir + f[2]] : f));
   const configScorers = config !== null && typeof config === 'object' ? (config as { scorers?: unknown }).scorers : undefined;
@@ -276,6 +278,32 @@ export function defineRegistry(agents: ReadonlyArray<readonly [string, ResolvedS
   return freezeRecord(agents);
 }
 
+/** Function forms standing for a config's `new Agent()`: Mastra's `listScorers` makes its own context. */
+const AGENT_FORMS = new WeakSet<ScorersFunction>();
+
+/**
+ * What Mastra hands a function form when the caller gives no request context: a fresh, empty
+ * `RequestContext`. This is its API over a Map, so a config's `requestContext.get('x')` or `.size()`
+ * works the same here, without tying this helper to @mastra/core.
+ */
+function emptyRequestContext() {
+  const map = new Map<string, unknown>();
+  const get = (key: string) => map.get(key);
+  const set = (key: string, value: unknown) => void map.set(key, value);
+  const has = (key: string) => map.has(key);
+  const remove = (key: string) => map.delete(key);
+  return {
+    get, set, has, delete: remove, getRaw: get, setRaw: set, hasRaw: has, deleteRaw: remove,
+    clear: () => map.clear(),
+    keys: () => map.keys(),
+    values: () => map.values(),
+    entries: () => map.entries(),
+    size: () => map.size,
+    forEach: (callback: (value: unknown, key: string, map: Map<string, unknown>) => void) => map.forEach(callback),
+    toJSON: () => Object.fromEntries(map),
+  };
+}
+
 /** Backs the `resolveScorers` export: the record for any agent, calling the function form if needed. */
 export function createResolver(registry: Readonly<Record<string, ResolvedScorers>>) {
   return async function resolveScorers(agentKey: string, options: { requestContext?: unknown } = {}): Promise<ScorerRecord> {
@@ -285,10 +313,8 @@ export function createResolver(registry: Readonly<Record<string, ResolvedScorers
     }
     const value = registry[agentKey];
     if (typeof value !== 'function') return value;
-    // Mastra hands a function form a fresh, empty RequestContext when the caller gives none, so
-    // `requestContext.get('x')` is safe there; an empty Map has the same reading API (get, has, size,
-    // entries) without tying this helper to @mastra/core.
-    const result = await value({ requestContext: options.requestContext ?? new Map() });
+    const requestContext = options.requestContext ?? (AGENT_FORMS.has(value) ? undefined : emptyRequestContext());
+    const result = await value({ requestContext });
     if (result === null || typeof result !== 'object' || Array.isArray(result)) {
       throw new ScorerRegistryError(
         'CONFIG_INVALID_SCORERS',

@@ -417,6 +417,41 @@ await cachedJudge(model, { file: process.argv[2] }).doGenerate({ prompt: [{ role
     expect((await fs.readFile(temp, 'utf8')).split('\n').filter(Boolean)).toHaveLength(2);
     expect(await fs.readFile(file, 'utf8')).toBe(before);
     expect(await lines(file)).toHaveLength(1);
+    // The killed writer still held the lock: the next writer sees its process is gone and goes on.
+    expect(await fs.readFile(`${file}.lock`, 'utf8')).toBe(String(child.pid));
+    await cachedJudge(judgeModel(), { file }).doGenerate({ prompt: [{ role: 'user', content: [{ type: 'text', text: 'after' }] }] });
+    expect((await lines(file)).map((r) => r.prompt).sort()).toEqual(['after', 'kept']);
+    expect(fsSync.existsSync(`${file}.lock`)).toBe(false);
+  });
+
+  it('processes and worker threads recording into one file at once keep every record', async () => {
+    const file = path.join(dir, 'shared.jsonl');
+    const script = path.join(dir, 'writer.mjs');
+    await fs.writeFile(
+      script,
+      `import { workerData } from 'node:worker_threads';
+import { cachedJudge } from ${JSON.stringify(pathToFileURL(path.join(REPO, 'dist/runtime/index.js')).href)};
+const [file, name] = workerData ?? process.argv.slice(2);
+const model = { specificationVersion: 'v3', provider: 'mock-provider', modelId: 'mock-model-id', supportedUrls: {},
+  doGenerate: async (call) => ({ content: [{ type: 'text', text: 'reply to ' + call.prompt[0].content[0].text }], finishReason: { unified: 'stop', raw: 'stop' },
+    usage: { inputTokens: { total: 1 }, outputTokens: { total: 1 } }, warnings: [] }) };
+const judge = cachedJudge(model, { file, mode: 'auto' });
+// One request at a time, so each writer writes the file once per record and the writers interleave.
+for (let i = 0; i < 25; i++) await judge.doGenerate({ prompt: [{ role: 'user', content: [{ type: 'text', text: name + ' #' + i }] }] });
+`,
+    );
+    const { Worker } = await import('node:worker_threads');
+    const done = (emitter: { once(event: 'exit', listener: (code: number | null) => void): unknown }, who: string) =>
+      new Promise<void>((resolve, reject) => emitter.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${who} exited with ${code}`)))));
+    await Promise.all([
+      ...[0, 1, 2, 3].map((i) => done(fork(script, [file, `process ${i}`]), `process ${i}`)),
+      ...[0, 1, 2, 3].map((i) => done(new Worker(script, { workerData: [file, `thread ${i}`] }), `thread ${i}`)),
+    ]);
+    const records = await lines(file);
+    expect(records).toHaveLength(200);
+    expect(new Set(records.map((r) => r.prompt)).size).toBe(200);
+    expect(records.every((r) => r.text === `reply to ${r.prompt}`)).toBe(true);
+    expect((await fs.readdir(dir)).sort()).toEqual(['shared.jsonl', 'writer.mjs']); // no temporary or lock file left
   });
 });
 

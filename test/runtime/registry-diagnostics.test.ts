@@ -110,3 +110,30 @@ describe('CONFIG_INVALID_SCORERS at run time', () => {
     await expect(resolve(() => ({ a: 1 }))).rejects.toThrow('[CONFIG_INVALID_SCORERS] Agent "fn": config.scorers()["a"] is a number, not a scorer or a { scorer, sampling } entry.');
   });
 });
+
+describe('resolveScorers without a request context', () => {
+  test("a function form gets an empty context with Mastra's RequestContext API", async () => {
+    let seen: any;
+    const fn = defineAgent('rc-fn', 'agents/rc-fn/', [], {
+      scorers: ({ requestContext }: { requestContext: any }) => {
+        seen = requestContext;
+        return { k: scorer(`size ${requestContext.size()} lang ${requestContext.get('lang') ?? 'none'}`) };
+      },
+    }, 'config.ts');
+    const resolveScorers = createResolver(defineRegistry([['rc-fn', fn]]));
+    expect((await resolveScorers('rc-fn')).k.scorer.id).toBe('size 0 lang none');
+    seen.set('lang', 'fr');
+    expect([seen.has('lang'), seen.size(), seen.toJSON(), [...seen.keys()]]).toEqual([true, 1, { lang: 'fr' }, ['lang']]);
+    // A context of the caller's is passed as it is.
+    const given = new Map([['lang', 'de']]);
+    expect((await resolveScorers('rc-fn', { requestContext: { get: (k: string) => given.get(k), size: () => 7 } })).k.scorer.id).toBe('size 7 lang de');
+  });
+
+  test('a new Agent() config gets none, so Mastra makes its own', async () => {
+    const calls: unknown[] = [];
+    const lookalike = { listScorers: async (options: unknown) => (calls.push(options), { k: { scorer: scorer('a') } }), generate: () => {}, getInstructions: () => '' };
+    const resolveScorers = createResolver(defineRegistry([['rc-agent', defineAgent('rc-agent', 'agents/rc-agent/', [], lookalike, 'config.ts')]]));
+    expect(Object.keys(await resolveScorers('rc-agent'))).toEqual(['k']);
+    expect(calls).toEqual([{ requestContext: undefined }]);
+  });
+});
