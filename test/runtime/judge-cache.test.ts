@@ -216,14 +216,56 @@ describe('cachedJudge: modes', () => {
   it('replay answers from a recorded file; a string model needs neither its package nor its key then', async () => {
     const file = path.join(dir, 'string.jsonl');
     vi.stubEnv('OPENAI_API_KEY', '');
-    // Recorded by a mock that calls itself openai/gpt-4o-mini: the key is provider + model id + request.
-    const recorder = judgeModel({ provider: 'openai', modelId: 'gpt-4o-mini' });
+    // Recorded by a mock named as `openai('gpt-4o-mini')` names itself: the key takes the provider family
+    // (`openai`), the model id and the request, so the string form finds the record.
+    const recorder = judgeModel({ provider: 'openai.responses', modelId: 'gpt-4o-mini' });
     const run = { input: 'What is the capital of Japan?', output: 'Tokyo.' };
     const recorded = await createAnswerRelevancyScorer({ model: cachedJudge(recorder, { file }) }).run(run);
     const replayed = await createAnswerRelevancyScorer({ model: cachedJudge('openai/gpt-4o-mini', { file, mode: 'replay' }) }).run(run);
     expect(replayed.score).toBe(recorded.score);
     expect(replayed.reason).toBe(recorded.reason);
     expect(replayed.usage?.total).toMatchObject({ modelCalls: 3, cachedCalls: 3 });
+  });
+
+  it('a failed reply (error finish, filtered, no text) is passed on but not recorded, so the next run asks again', async () => {
+    const file = path.join(dir, 'failed.jsonl');
+    const replies = [
+      { content: [{ type: 'text', text: 'partial' }], finishReason: { unified: 'error', raw: 'error' } },
+      { content: [{ type: 'text', text: 'hidden' }], finishReason: { unified: 'content-filter', raw: 'filtered' } },
+      { content: [{ type: 'text', text: '  ' }], finishReason: { unified: 'stop', raw: 'stop' } },
+      { content: [{ type: 'text', text: 'good' }], finishReason: { unified: 'stop', raw: 'stop' } },
+    ];
+    let n = 0;
+    const model = new MockLanguageModelV3({ doGenerate: async () => ({ ...replies[n++], usage: usage(), warnings: [] }) as any });
+    const judge = cachedJudge(model, { file });
+    const ask = () => judge.doGenerate({ prompt: [{ role: 'user', content: [{ type: 'text', text: 'q' }] }] });
+    for (const text of ['partial', 'hidden', '  ']) {
+      const reply = await ask();
+      expect(reply.content[0].text).toBe(text);
+      expect(reply.providerMetadata['agent-scorers'].judgeCache.hit).toBe(false);
+      expect(fsSync.existsSync(file)).toBe(false);
+    }
+    expect((await ask()).content[0].text).toBe('good');
+    expect((await ask()).providerMetadata['agent-scorers'].judgeCache.hit).toBe(true);
+    expect(model.doGenerateCalls).toHaveLength(4);
+    expect((await lines(file)).map((r) => r.text)).toEqual(['good']);
+  });
+
+  it('when a call that identical requests wait on fails, each of them asks the model itself', async () => {
+    const file = path.join(dir, 'shared-failure.jsonl');
+    let n = 0;
+    const model = new MockLanguageModelV3({
+      doGenerate: async () => {
+        if (n++ === 0) throw new Error('aborted by its caller');
+        return { content: [{ type: 'text', text: 'fine' }], finishReason: { unified: 'stop', raw: 'stop' }, usage: usage(), warnings: [] };
+      },
+    });
+    const judge = cachedJudge(model, { file });
+    const ask = () => judge.doGenerate({ prompt: [{ role: 'user', content: [{ type: 'text', text: 'same' }] }] });
+    const [first, second] = await Promise.allSettled([ask(), ask()]);
+    expect(first.status === 'rejected' && first.reason.message).toBe('aborted by its caller');
+    expect(second.status === 'fulfilled' && second.value.content[0].text).toBe('fine');
+    expect(model.doGenerateCalls).toHaveLength(2);
   });
 
   it('record calls the model again and overwrites the record', async () => {
@@ -531,6 +573,16 @@ describe('cachedJudge: other model shapes and the middleware', () => {
     expect(await streamed.text).toBe(first.text);
     expect(inner.doGenerateCalls).toHaveLength(1);
     expect(inner.doStreamCalls).toHaveLength(0);
+  });
+
+  it("cachedJudge itself is an AI SDK model: generateText takes it with no cast (npm run typecheck checks this file)", async () => {
+    const { generateText } = await import('ai');
+    const inner = judgeModel();
+    const judge = cachedJudge(inner, { file: path.join(dir, 'typed.jsonl') });
+    const first = await generateText({ model: judge, prompt: 'Say something', temperature: 0 });
+    const second = await generateText({ model: judge, prompt: 'Say something', temperature: 0 });
+    expect(second.text).toBe(first.text);
+    expect(inner.doGenerateCalls).toHaveLength(1);
   });
 
   it('takes a file name with quotes, spaces and unicode', async () => {
