@@ -433,7 +433,7 @@ export interface OfflineJudge {
   readonly provider: 'agent-scorers';
   readonly modelId: 'offline-heuristic-judge';
   readonly supportedUrls: Record<string, RegExp[]>;
-  /** Always true: this judge's verdicts come from word-overlap heuristics, not a language model. */
+  /** Always true: this judge's verdicts come from heuristics (key terms, answer-type cues, answer shapes), not a language model. */
   readonly heuristic: true;
   doGenerate(options: any): Promise<any>;
   doStream(options: any): Promise<any>;
