@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Message, PartialMessage, Plugin } from 'esbuild';
 import { agentKeyOfSpecifier, agentModule, registryModule, VIRTUAL_ID } from '../core/codegen.js';
-import type { Diagnostic } from '../core/codes.js';
+import { formatDiagnostic, type Diagnostic } from '../core/codes.js';
 import { dtsFor, writeDtsFile } from '../core/dts.js';
 import { splitDiagnostics } from '../core/generate.js';
 import { manifestJson } from '../core/manifest.js';
@@ -35,6 +35,15 @@ export function agentScorers(userOptions?: Options): Plugin {
       const sources = createSourceCache();
       let current: Plan | null = null;
       let loaded = false;
+      /** Errors already returned in this build: the registry's and an agent module's may overlap. */
+      const raised = new Set<string>();
+      const fresh = (diagnostics: Diagnostic[]) =>
+        diagnostics.filter((d) => {
+          const text = formatDiagnostic(d);
+          if (raised.has(text)) return false;
+          raised.add(text);
+          return true;
+        });
 
       const currentPlan = (): Plan => {
         if (current) return current;
@@ -48,6 +57,7 @@ export function agentScorers(userOptions?: Options): Plugin {
       build.onStart(() => {
         current = null;
         loaded = false;
+        raised.clear();
       });
 
       build.onResolve({ filter: SPECIFIER }, (args) => ({ path: args.path, namespace: NAMESPACE }));
@@ -63,7 +73,7 @@ export function agentScorers(userOptions?: Options): Plugin {
           return {
             ...base,
             contents: registryModule(planned, HELPER),
-            errors: errors.map(toMessage),
+            errors: fresh(errors).map(toMessage),
             warnings: warnings.filter((d) => d.agent === null || !planned.byKey.has(d.agent)).map(toMessage),
             watchDirs: planned.folders,
           };
@@ -79,9 +89,10 @@ export function agentScorers(userOptions?: Options): Plugin {
         return {
           ...base,
           contents: agentModule(agent, HELPER, undefined, planned.levels),
-          errors: own.errors.map(toMessage),
+          errors: fresh(own.errors).map(toMessage),
           warnings: own.warnings.map(toMessage),
-          watchDirs: planned.folders,
+          // Its own folder and scorers/ only: handing every agent module every folder is O(agents²).
+          watchDirs: [agent.folder.path, `${agent.folder.path}/scorers`],
           watchFiles,
         };
       });
@@ -91,7 +102,8 @@ export function agentScorers(userOptions?: Options): Plugin {
         const { outdir, outfile, write } = build.initialOptions;
         const dir = outdir ?? (outfile ? path.dirname(outfile) : null);
         if (!checked.manifest || !loaded || !current || result.errors.length > 0 || write === false || !dir) return;
-        const file = path.resolve(options.root, dir, checked.manifest);
+        // esbuild resolves outdir/outfile from its working folder, not from our root.
+        const file = path.resolve(build.initialOptions.absWorkingDir ?? process.cwd(), dir, checked.manifest);
         writeDtsFile(file, manifestJson(current.manifest));
       });
     },

@@ -70,6 +70,8 @@ export function agentScorers(userOptions?: Options) {
   let vite = false;
   /** Printed diagnostics: reset per build; in a dev server kept, so each distinct warning prints once. */
   const printed = new Set<string>();
+  /** Errors raised in this build (one-shot and watch builds; a dev server raises them on every load). */
+  const raised = new Set<string>();
   let serving = false;
   const sources = createSourceCache();
 
@@ -102,11 +104,15 @@ export function agentScorers(userOptions?: Options) {
    * the build in one message, so a user sees all problems at once.
    */
   function report(ctx: Context, scope: Diagnostic[], errorScope: Diagnostic[] = scope): void {
-    const errors = errorScope.filter((d) => d.severity === 'error').map(formatDiagnostic);
+    // An error the registry module already raised is not raised again by an agent's module (or the
+    // other way round) in the same build: Rolldown collects every module's errors and would print it twice.
+    const errors = errorScope.filter((d) => d.severity === 'error').map(formatDiagnostic).filter((text) => serving || !raised.has(text));
+    if (!serving) for (const text of errors) raised.add(text);
     if (errors.length > 0) ctx.error(errors.join('\n'));
     const app = appBuildState[APP_BUILD];
     const seen = app && ctx.environment && app.environments.has(ctx.environment) ? app.printed : printed;
     for (const d of scope) {
+      if (d.severity === 'error') continue;
       const text = formatDiagnostic(d);
       if (!seen.has(text)) {
         seen.add(text);
@@ -167,6 +173,7 @@ export function agentScorers(userOptions?: Options) {
         // unchanged files' analyses.
         current = null;
         printed.clear();
+        raised.clear();
         const app = appBuildState[APP_BUILD];
         if (app && this.environment && app.environments.has(this.environment)) {
           const n = (app.builds.get(this.environment) ?? 0) + 1;

@@ -95,6 +95,29 @@ describe('esbuild builds', () => {
     expect(result.output).toMatch(/\[SCORER_NO_DEFAULT_EXPORT\][^\n]*\n\s*\n\s*src\/mastra\/agents\/weather\/scorers\/relevance\.ts/);
   });
 
+  test('an error is printed once when the registry and that agent\'s module are both imported', async () => {
+    const dir = prepare('err-no-default', 'esbuild-err-both');
+    write(dir, 'src/main.ts', `import registry from 'virtual:agent-scorers';\nimport weather from 'virtual:agent-scorers/weather';\n\nexport { registry, weather };\n`);
+    const result = await printedBuild(dir);
+    expect(result.code).not.toBe(0);
+    expect(count(result.output, '[ERROR] [SCORER_NO_DEFAULT_EXPORT]'), result.output).toBe(1);
+  });
+
+  test('with root elsewhere, the manifest still lands in the output folder esbuild writes to', async () => {
+    const dir = prepare('hosts-app', 'esbuild-root');
+    fs.mkdirSync(path.join(dir, 'site'));
+    fs.renameSync(path.join(dir, 'src'), path.join(dir, 'site/src'));
+    write(dir, 'build.mjs', `import * as esbuild from 'esbuild';
+import agentScorers from ${JSON.stringify(PLUGIN)};
+await esbuild.build({ entryPoints: ['site/src/main.ts'], bundle: true, platform: 'node', format: 'esm', outdir: 'out', logLevel: 'error', external: ['agent-scorers', '@mastra/*', 'ai'], plugins: [agentScorers({ root: 'site', manifest: true, dts: false })] });
+`);
+    const result = await run(process.execPath, ['build.mjs'], dir);
+    expect(result.code, result.output).toBe(0);
+    expect(fs.existsSync(path.join(dir, 'out/main.js'))).toBe(true);
+    expect(JSON.parse(fs.readFileSync(path.join(dir, 'out/agent-scorers.manifest.json'), 'utf8')).agents).toHaveProperty('weather');
+    expect(fs.existsSync(path.join(dir, 'site/out'))).toBe(false);
+  });
+
   test('strict turns a warning into an error', async () => {
     const dir = prepare('hosts-app', 'esbuild-strict', { linkSelf: true });
     const result = await printedBuild(dir, '{ strict: true }');

@@ -5,7 +5,9 @@
  * the manifest and at run time.
  */
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import { build, count, HOSTS } from '../helpers/hosts.js';
+import fs from 'node:fs';
+import path from 'node:path';
+import { build, count, HOSTS, prepare } from '../helpers/hosts.js';
 
 const W = 'src/mastra/agents/weather';
 const SAMPLING_RULE = "sampling must be { type: 'none' } or { type: 'ratio', rate } with 0 <= rate <= 1";
@@ -48,6 +50,17 @@ describe.each(HOSTS)('diagnostics on %s', (host) => {
     const result = await build(host, fixture);
     expect(result.code, result.output).not.toBe(0);
     for (const text of expected) expect(result.output).toContain(text);
+  });
+
+  test('an error is printed once when the registry and that agent\'s module are both imported', async () => {
+    const dir = prepare('err-invalid-export', host);
+    fs.writeFileSync(
+      path.join(dir, 'src/main.ts'),
+      `import registry from 'virtual:agent-scorers';\nimport weather from 'virtual:agent-scorers/weather';\n\nexport { registry, weather };\n`,
+    );
+    const result = await build(host, 'err-invalid-export', { dir });
+    expect(result.code, result.output).not.toBe(0);
+    expect(count(result.output, '[SCORER_INVALID_EXPORT] Agent "weather": scorer "tone"'), result.output).toBe(1);
   });
 
   test('an invalid default export that only shows at run time throws on evaluation', async () => {
