@@ -34,13 +34,14 @@ export function declarationFileOf(outFile: string): string | null {
 
 /**
  * A relative ES module specifier from `fromDir` to `file` (both absolute), keeping the real
- * extension. Node reads specifiers as URLs, so the four characters that mean something in a URL
- * path (`%`, `#`, `?`, and `\`, which it turns into `/`) are percent-encoded; everything else
- * (spaces, quotes, non-ASCII) is left as written.
+ * extension. Node reads specifiers as URLs, so what means something in a URL path is percent-encoded:
+ * `%`, `#`, `?`, control characters (the URL parser drops tabs and newlines), and `\` (which Node
+ * would read as `/`; it refuses `%5C` too, so such a file cannot be imported by Node at all: README).
+ * Everything else (spaces, quotes, non-ASCII) is left as written.
  */
 export function relativeSpecifier(fromDir: string, file: string): string {
   const rel = toPosix(path.relative(fromDir, file));
-  const encoded = rel.replace(/[%#?\\]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+  const encoded = rel.replace(/[%#?\\\x00-\x1F\x7F]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
   return encoded.startsWith('../') ? encoded : `./${encoded}`;
 }
 

@@ -11,6 +11,7 @@ describe('relativeSpecifier', () => {
   test('only what a URL path reads specially is encoded', () => {
     expect(relativeSpecifier('/p', `/p/100% #1?.ts`)).toBe('./100%25 %231%3F.ts');
     expect(relativeSpecifier('/p', '/p/%41.ts')).toBe('./%2541.ts');
+    expect(relativeSpecifier('/p', '/p/a\nb\tc\rd\x7f.ts')).toBe('./a%0Ab%09c%0Dd%7F.ts');
     expect(relativeSpecifier('/p', `/p/it's "${'${x}'}" ü.ts`)).toBe(`./it's "${'${x}'}" ü.ts`);
   });
 });

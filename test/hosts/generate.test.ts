@@ -184,9 +184,9 @@ export default options;
 describe('the generated module', () => {
   // A backslash cannot be imported by Node from any relative specifier (it reads `\\` as `/` and
   // rejects `%5C`), so it is left out here; README says so.
-  test('Node 24 imports it with names that mean something in a URL (%, #, ?)', async () => {
+  test('Node 24 imports it with names that mean something in a URL (%, #, ?, tabs and newlines)', async () => {
     const dir = prepare('hosts-app', 'gen-url', { linkSelf: true });
-    const names = ['100%', 'hash#tag', 'what?', '%41', 'a b'];
+    const names = ['100%', 'hash#tag', 'what?', '%41', 'a b', 'new\nline', 'tab\there'];
     for (const name of names) write(dir, `src/mastra/agents/weather/subagents/planner/scorers/${name}.ts`, scorer(`url:${name}`));
     expect((await generate(dir)).code).toBe(0);
     write(dir, 'src/check.mjs', `import registry, * as named from './agent-scorers.gen.mjs';
