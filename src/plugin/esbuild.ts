@@ -4,7 +4,6 @@
  * helper by absolute path, which esbuild resolves from the `resolveDir` we give. Diagnostics are
  * esbuild warnings and errors whose location is the file, so esbuild prints the file itself.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import type { Message, PartialMessage, Plugin } from 'esbuild';
 import { agentKeyOfSpecifier, agentModule, registryModule, VIRTUAL_ID } from '../core/codegen.js';
@@ -12,11 +11,11 @@ import { formatDiagnostic, type Diagnostic } from '../core/codes.js';
 import { dtsFor, writeDtsFile } from '../core/dts.js';
 import { splitDiagnostics } from '../core/generate.js';
 import { manifestJson } from '../core/manifest.js';
-import { checkOptions, withRoot, type Options, type ResolvedOptions } from '../core/options.js';
-import { plan, type Plan } from '../core/plan.js';
-import { scan } from '../core/scan.js';
+import { checkOptions, type Options, type ResolvedOptions } from '../core/options.js';
+import type { Plan } from '../core/plan.js';
 import { HELPER } from './helper-path.js';
 import { createSourceCache } from './source-cache.js';
+import { planTree, resolveOptions, unknownAgentMessage } from './tree.js';
 
 export type { Options } from '../core/options.js';
 
@@ -31,7 +30,7 @@ export function agentScorers(userOptions?: Options): Plugin {
   return {
     name: 'agent-scorers',
     setup(build) {
-      const options: ResolvedOptions = withRoot(checked, build.initialOptions.absWorkingDir, (root) => fs.existsSync(path.join(root, 'tsconfig.json')));
+      const options: ResolvedOptions = resolveOptions(checked, build.initialOptions.absWorkingDir);
       const sources = createSourceCache();
       let current: Plan | null = null;
       let loaded = false;
@@ -47,8 +46,7 @@ export function agentScorers(userOptions?: Options): Plugin {
 
       const currentPlan = (): Plan => {
         if (current) return current;
-        const scanned = scan({ root: options.root, agentsDirs: options.agentsDirs, extensions: options.extensions, isExcluded: options.isExcluded });
-        current = plan(scanned, sources.analysers, checked.levels);
+        current = planTree(options, sources.analysers);
         if (options.dtsFile) writeDtsFile(options.dtsFile, dtsFor(current, options.dtsFile));
         return current;
       };
@@ -79,10 +77,7 @@ export function agentScorers(userOptions?: Options): Plugin {
           };
         }
         const agent = planned.byKey.get(agentKey);
-        if (!agent) {
-          const known = planned.agents.map((a) => JSON.stringify(a.folder.key)).join(', ') || '(none)';
-          return { errors: [{ text: `Unknown agent ${JSON.stringify(agentKey)} in "${VIRTUAL_ID}/${agentKey}"; known agents: ${known}.` }] };
-        }
+        if (!agent) return { errors: [{ text: unknownAgentMessage(planned, agentKey) }] };
         const own = splitDiagnostics(planned.diagnostics.filter((d) => d.agent === agentKey));
         const watchFiles = agent.files.filter((f) => !f.imported).map((f) => f.path);
         if (agent.folder.config) watchFiles.push(`${agent.folder.path}/${agent.folder.config}`);

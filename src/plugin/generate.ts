@@ -8,10 +8,11 @@ import path from 'node:path';
 import { formatDiagnostic, type Diagnostic } from '../core/codes.js';
 import { writeDtsFile } from '../core/dts.js';
 import { declarationFileOf, defaultOutFile, generateFiles, splitDiagnostics } from '../core/generate.js';
-import { withRoot, type CheckedOptions, type ResolvedOptions } from '../core/options.js';
-import { plan, type Plan } from '../core/plan.js';
-import { relativeTo, scan } from '../core/scan.js';
+import type { CheckedOptions, ResolvedOptions } from '../core/options.js';
+import type { Plan } from '../core/plan.js';
+import { relativeTo } from '../core/scan.js';
 import { createSourceCache } from './source-cache.js';
+import { planTree, resolveOptions } from './tree.js';
 
 export interface Log {
   info(text: string): void;
@@ -47,7 +48,7 @@ const SETTLE_MS = 50;
 
 export function createGenerator(input: GeneratorInput) {
   const log = input.log ?? consoleLog;
-  const options: ResolvedOptions = withRoot(input.options, input.hostRoot, (root) => fs.existsSync(path.join(root, 'tsconfig.json')));
+  const options: ResolvedOptions = resolveOptions(input.options, input.hostRoot);
   const { root } = options;
   const outFile = input.outFile ?? defaultOutFile(root, isDirectory(path.join(root, 'src')));
   if (!declarationFileOf(outFile)) throw new TypeError(`agent-scorers: the output file must end in .mjs or .js, got ${JSON.stringify(outFile)}.`);
@@ -73,8 +74,7 @@ export function createGenerator(input: GeneratorInput) {
 
   /** One generation: scan, plan, report, and write what changed (nothing when there are errors). */
   function run(): GenerationResult {
-    const scanned = scan({ root, agentsDirs: options.agentsDirs, extensions: options.extensions, isExcluded: options.isExcluded });
-    const planned = plan(scanned, sources.analysers, options.levels);
+    const planned = planTree(options, sources.analysers);
     if (!report(planned.diagnostics)) {
       log.error(`${PREFIX}${shown(outFile)} was not written (the previous files are kept).`);
       return { ok: false, written: [], plan: planned };

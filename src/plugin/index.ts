@@ -3,8 +3,6 @@
  * Rollup 4 and Rolldown 1: only hooks and context methods that every host implements are used,
  * and Vite-only hooks are simply ignored elsewhere.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { formatDiagnostic, type Diagnostic } from '../core/codes.js';
 import {
   agentKeyOfResolvedId,
@@ -18,13 +16,13 @@ import {
 } from '../core/codegen.js';
 import { dtsFor, writeDtsFile } from '../core/dts.js';
 import { manifestJson } from '../core/manifest.js';
-import { checkOptions, withRoot, type Options, type ResolvedOptions } from '../core/options.js';
-import { plan, type Plan } from '../core/plan.js';
-import { scan } from '../core/scan.js';
+import { checkOptions, type Options, type ResolvedOptions } from '../core/options.js';
+import type { Plan } from '../core/plan.js';
 import { watchAgents, type DevServer } from './dev.js';
 import { installInspector, type InspectorServer } from './inspector.js';
 import { HELPER } from './helper-path.js';
 import { createSourceCache } from './source-cache.js';
+import { planTree, resolveOptions, unknownAgentMessage } from './tree.js';
 
 export type { Options } from '../core/options.js';
 
@@ -83,13 +81,12 @@ export function agentScorers(userOptions?: Options) {
     vite && !/[\\?#%]/.test(file) ? `/@fs${file.startsWith('/') ? '' : '/'}${file}` : file;
 
   const resolved = (): ResolvedOptions =>
-    (options ??= withRoot(checked, hostRoot, (root) => fs.existsSync(path.join(root, 'tsconfig.json'))));
+    (options ??= resolveOptions(checked, hostRoot));
 
   const currentPlan = (): Plan => {
     if (current) return current;
     const o = resolved();
-    const scanned = scan({ root: o.root, agentsDirs: o.agentsDirs, extensions: o.extensions, isExcluded: o.isExcluded });
-    current = plan(scanned, sources.analysers, checked.levels);
+    current = planTree(o, sources.analysers);
     const live = new Set(current.diagnostics.map(formatDiagnostic));
     // A fixed problem is forgotten, so it is reported again if it comes back.
     for (const text of printed) if (!live.has(text)) printed.delete(text);
@@ -216,10 +213,7 @@ export function agentScorers(userOptions?: Options) {
           return { code: registryModule(planned, specifier(HELPER)), moduleType: 'js' };
         }
         const agent = planned.byKey.get(agentKey);
-        if (!agent) {
-          const known = planned.agents.map((a) => JSON.stringify(a.folder.key)).join(', ') || '(none)';
-          this.error(`Unknown agent ${JSON.stringify(agentKey)} in "${VIRTUAL_ID}/${agentKey}"; known agents: ${known}.`);
-        }
+        if (!agent) this.error(unknownAgentMessage(planned, agentKey));
         if (watching) {
           if (agent.folder.config) this.addWatchFile(`${agent.folder.path}/${agent.folder.config}`);
           for (const file of agent.files) if (!file.imported) this.addWatchFile(file.path);
