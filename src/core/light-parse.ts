@@ -45,8 +45,10 @@ function tokenize(text: string): Token[] {
     if (c === 10 || c === 13) {
       newline = true;
       i++;
-    } else if (c <= 32) {
+    } else if (c === 9 || c === 11 || c === 12 || c === 32) {
       i++;
+    } else if (c < 32) {
+      bail(); // other control characters are not whitespace in JS
     } else if (isWordStart(c)) {
       let end = i + 1;
       while (end < text.length && isWordChar(text.charCodeAt(end))) end++;
@@ -73,14 +75,15 @@ function tokenize(text: string): Token[] {
       const end = text.indexOf(text[i], i + 1);
       if (end === -1) bail();
       const value = text.slice(i + 1, end);
-      // Escapes would need cooking: leave those to oxc-parser.
-      if (value.includes('\\') || value.includes('\n')) bail();
+      // Escapes would need cooking, and a raw line break (`\n`, `\r`) ends a string too early: leave those to oxc-parser.
+      if (value.includes('\\') || value.includes('\n') || value.includes('\r')) bail();
       tokens.push({ kind: 'string', value, newline });
       i = end + 1;
       newline = false;
     } else {
       const two = text.slice(i, i + 2);
-      if (c === 47 || c === 35 || c === 64 || c > 127) bail(); // `/` (comment, regex, division), `#`, `@`, non-ASCII
+      // `/` (comment, regex, division), `#`, `@`, `\` (a Unicode escape in a name), non-ASCII
+      if (c === 47 || c === 35 || c === 64 || c === 92 || c >= 127) bail();
       const value = two === '=>' || two === '?.' ? two : text.startsWith('...', i) ? '...' : text[i];
       if (value === '?.' || two === '++' || two === '--') bail(); // optional chains; `++` and `--` have ASI rules of their own
       tokens.push({ kind: 'punct', value, newline });
@@ -138,11 +141,15 @@ const OPEN: Record<string, string> = { '(': ')', '[': ']', '{': '}' };
 const CLOSERS = new Set([',', ')', ']', '}', ';']);
 /** First characters of binary, conditional and assignment operators (`!` only as `!=`). */
 const OPERATOR_START = new Set(['+', '-', '*', '/', '%', '<', '>', '=', '!', '&', '|', '^', '?']);
+/** Operators that never occur in a type outside brackets: one that follows a type ends it. */
+const TYPE_ENDING = new Set(['+', '-', '*', '%', '!', '~', '?', '^']);
 
 class Reader {
   private at = 0;
   /** Some tokens were skipped rather than read. */
   skipped = false;
+  /** Names exported so far: exporting one twice is a syntax error. */
+  private readonly exported = new Set<string>();
   constructor(
     private readonly tokens: Token[],
     private readonly ts: boolean,
@@ -164,8 +171,13 @@ class Reader {
   }
   private name(): string {
     const t = this.next();
-    if (t.kind !== 'word' || RESERVED.has(t.value)) bail();
+    // Strict mode code (every module) cannot bind `eval` or `arguments`.
+    if (t.kind !== 'word' || RESERVED.has(t.value) || t.value === 'eval' || t.value === 'arguments') bail();
     return t.value as string;
+  }
+  private exportName(name: string): void {
+    if (this.exported.has(name)) bail();
+    this.exported.add(name);
   }
   /** Skips a balanced bracket group starting at the current token. */
   private skipGroup(): void {
@@ -188,7 +200,6 @@ class Reader {
 
   program(): N {
     const body: N[] = [];
-    let defaults = 0;
     let moduleSyntax = false;
     while (this.peek() !== undefined) {
       if (this.is(';')) {
@@ -206,12 +217,16 @@ class Reader {
           moduleSyntax = true;
           if (this.is('default')) {
             this.at++;
-            if (++defaults > 1) bail();
+            this.exportName('default');
             body.push({ type: 'ExportDefaultDeclaration', declaration: this.is('function') || (this.is('async') && this.is('function', 1)) ? this.functionNode('FunctionDeclaration', true) : this.expressionStatement() });
           } else if (this.is('const') || this.is('let') || this.is('var')) {
-            body.push({ type: 'ExportNamedDeclaration', declaration: this.variableDeclaration(this.next().value as string), specifiers: [], source: null });
+            const declaration = this.variableDeclaration(this.next().value as string);
+            for (const d of declaration.declarations as N[]) this.exportName((d.id as N).name as string);
+            body.push({ type: 'ExportNamedDeclaration', declaration, specifiers: [], source: null });
           } else if (this.is('function') || (this.is('async') && this.is('function', 1))) {
-            body.push({ type: 'ExportNamedDeclaration', declaration: this.functionNode('FunctionDeclaration', false), specifiers: [], source: null });
+            const declaration = this.functionNode('FunctionDeclaration', false);
+            this.exportName((declaration.id as N).name as string);
+            body.push({ type: 'ExportNamedDeclaration', declaration, specifiers: [], source: null });
           } else if (this.is('{')) {
             body.push(this.exportList());
           } else bail();
@@ -242,7 +257,10 @@ class Reader {
       if (this.is('type') && !this.is('from', 1) && !this.is(',', 1)) bail(); // `import type`: left to oxc-parser
       if (this.peek()?.kind === 'word' && !this.is('from')) {
         specifiers.push({ type: 'ImportDefaultSpecifier', local: identifier(this.name()) });
-        if (this.is(',')) this.at++;
+        if (this.is(',')) {
+          this.at++;
+          if (!this.is('*') && !this.is('{')) bail(); // `import x, from`
+        }
       }
       if (this.is('*')) {
         this.at++;
@@ -287,6 +305,7 @@ class Reader {
         if (t.kind !== 'word' && t.kind !== 'string') bail();
         exported = { type: t.kind === 'word' ? 'Identifier' : 'Literal', name: t.value, value: t.value };
       }
+      this.exportName(exported.value as string);
       specifiers.push({ type: 'ExportSpecifier', local: localNode, exported: { ...exported, start: -1 } });
       if (!this.is('}')) this.expect(',');
     }
@@ -330,7 +349,10 @@ class Reader {
 
   /** `function name?(...) {...}`, `async`, generators; the body is not read. */
   private functionNode(type: string, nameOptional: boolean): N {
-    if (this.is('async')) this.at++;
+    if (this.is('async')) {
+      this.at++;
+      if (this.peek()?.newline) bail(); // `async\nfunction`: `async` is a name there
+    }
     this.expect('function');
     if (this.is('*')) this.at++;
     const id = nameOptional && this.is('(') ? null : { type: 'Identifier', name: this.name() };
@@ -354,17 +376,21 @@ class Reader {
     const start = this.at;
     for (;;) {
       const t = this.peek();
-      if (t === undefined) return;
+      if (t === undefined) break;
       if (t.kind === 'punct') {
         if (angle === 0 && (stops.includes(t.value) || CLOSERS.has(t.value))) break;
         if (OPEN[t.value]) {
           this.skipGroup();
           continue;
         }
+        // Operators that end a type and go on with the expression (`x as T + 1`, `x as T || y`):
+        // the value is then not `x`. Conditional and negative literal types go to oxc-parser too.
+        if (TYPE_ENDING.has(t.value) || ((t.value === '|' || t.value === '&') && this.is(t.value, 1))) bail();
         if (t.value === '<') angle++;
-        else if (t.value === '>') angle--;
+        else if (t.value === '>' && --angle < 0) bail();
         else if (t.value === '=' && angle === 0) break;
-      } else if (angle === 0 && t.newline && this.at > start) break;
+      } else if (t.kind === 'word' && (t.value === 'in' || t.value === 'instanceof') && angle === 0) bail();
+      else if (angle === 0 && t.newline && this.at > start) break;
       this.at++;
     }
     if (this.at === start || angle !== 0) bail();
@@ -373,6 +399,8 @@ class Reader {
   /** An assignment-level expression: a primary with calls and members, else an opaque one. */
   private assignment(): N {
     let node = this.unary();
+    // After an arrow's block body no operator may follow; after a line break one starts a statement.
+    if (node.type === 'ArrowFunctionExpression') return this.atExpressionEnd() ? node : bail();
     // TS wrappers keep the value: `{...} as const`, `x satisfies T`, `x!`.
     for (;;) {
       const t = this.peek();
@@ -397,6 +425,8 @@ class Reader {
     // rest, the value is not evident. Anything else here (`abstract class`, `(x): T => 1`) is
     // syntax this reader does not know.
     const t = this.peek()!;
+    // `x\n!y` is two statements, `x !y` an error: `!` continues an expression only as `!=`.
+    if (t.kind === 'punct' && t.value === '!' && !this.is('=', 1)) bail();
     if (!(t.kind === 'template' || (t.kind === 'punct' && OPERATOR_START.has(t.value)) || (t.kind === 'word' && (t.value === 'in' || t.value === 'instanceof')))) bail();
     this.skipExpression();
     return { type: 'Opaque' };
@@ -429,9 +459,14 @@ class Reader {
     if ((t.kind === 'punct' && (t.value === '-' || t.value === '+' || t.value === '!' || t.value === '~')) || (t.kind === 'word' && (t.value === 'typeof' || t.value === 'void'))) {
       this.at++;
       if (this.is(t.value) && (t.value === '-' || t.value === '+')) bail(); // `--x`
-      return { type: 'UnaryExpression', operator: t.value, argument: this.unary() };
+      const argument = this.unary();
+      if (argument.type === 'ArrowFunctionExpression') bail(); // `!x => 1` is a syntax error
+      return { type: 'UnaryExpression', operator: t.value, argument };
     }
-    return this.postfix(this.primary());
+    const node = this.primary();
+    // An arrow function is a whole assignment expression: nothing calls it or reads a member of it
+    // (`() => {}\n(x)` is an arrow and a second statement).
+    return node.type === 'ArrowFunctionExpression' ? node : this.postfix(node);
   }
 
   private postfix(start: N): N {
@@ -447,8 +482,8 @@ class Reader {
         node = { type: 'MemberExpression', object: node, property: { type: 'Identifier', name: property.value }, computed: false };
       } else if (t.value === '(') {
         node = { type: 'CallExpression', callee: node, arguments: this.arguments() };
-      } else if (t.value === '[') {
-        bail();
+      } else if (t.value === '[' || (t.value === '<' && this.ts)) {
+        bail(); // `[`: computed members; `<` in TS: type arguments (`agentConfig<Ctx>({...})`), which oxc-parser reads
       } else return node;
     }
   }
@@ -475,10 +510,13 @@ class Reader {
       case 'number':
         return { type: 'Literal', value: t.value };
       case 'template':
-        // With substitutions, what the readings see is only that it is a string, not which.
-        return t.substitutions
-          ? { type: 'TemplateLiteral', expressions: [{ type: 'Opaque' }], quasis: [] }
-          : { type: 'TemplateLiteral', expressions: [], quasis: [{ type: 'TemplateElement', value: { cooked: t.value } }] };
+        // With substitutions, what the readings see is only that it is a string, not which; the
+        // text inside `${...}` is not read, so it may not even parse.
+        if (t.substitutions) {
+          this.skipped = true;
+          return { type: 'TemplateLiteral', expressions: [{ type: 'Opaque' }], quasis: [] };
+        }
+        return { type: 'TemplateLiteral', expressions: [], quasis: [{ type: 'TemplateElement', value: { cooked: t.value } }] };
       case 'word':
         return this.wordExpression(t.value);
     }
@@ -555,6 +593,7 @@ class Reader {
   private arrow(): N {
     if (this.is('(')) this.skipGroup();
     else this.name();
+    if (this.peek()?.newline) bail(); // no line break before `=>`
     this.expect('=>');
     if (this.is('{')) this.skipGroup();
     else this.assignment();
@@ -600,6 +639,7 @@ class Reader {
     const modifier = () => !(this.is(':', 1) || this.is(',', 1) || this.is('}', 1) || this.is('(', 1));
     if ((this.is('get') || this.is('set')) && modifier()) kind = (this.next().value as string);
     else if (this.is('async') && modifier()) {
+      if (this.peek(1)!.newline) bail(); // `async\n run() {}` is an error
       this.at++;
       method = true;
       if (this.is('*')) this.at++;
@@ -618,6 +658,9 @@ class Reader {
       this.expect(']');
     } else return bail();
     if (this.is('(')) {
+      // A getter takes no parameter and a setter exactly one: check the simple forms, leave the rest to oxc-parser.
+      if (kind === 'get' && !this.is(')', 1)) bail();
+      if (kind === 'set' && !(this.peek(1)?.kind === 'word' && !RESERVED.has(this.peek(1)!.value as string) && this.is(')', 2))) bail();
       this.params();
       return { type: 'Property', kind, method: kind === 'init', shorthand: false, computed, key, value: { type: 'FunctionExpression', id: null } };
     }

@@ -208,6 +208,108 @@ function samples(): Array<{ name: string; source: string }> {
     "export default { scorer: { id: 'x', run() {} }, sampling: { type: 'ratio', rate: 0.5 } } satisfies Entry;\n",
     "const scorer: Scorer<{ a: string }> = { id: 'x', run() {} };\nexport default scorer;\n",
     "const scorer: (a: string) => void = () => {};\nexport default scorer;\n",
+    // Review findings: each was read as complete (or trusted) by light-parse.ts and differed from oxc-parser.
+    "export default { model: `${a b}` };\n",
+    "export default `${a b}`;\n",
+    "export default x\n=> 1;\n",
+    "export default agentConfig<Ctx>({ scorers: { relevance: rel } });\n",
+    "export default (a) => { return a }\n(x)\n",
+    "export default { model: 'a\rb' };\n",
+    "export default { model: 'a\u0001b' };\n",
+    // The same class, found by probing (ASI, `!`, arrows, getters, exports, control characters, types ended by operators).
+    "export default 42\n!y\n",
+    "export default { id: 'x', run: 1 }\n!y\n",
+    "export default\u0001{ model: 'm' };\n",
+    "export default { __proto__: null, __proto__: null, model: 'm' };\n",
+    "const s = 42;\nconst s = 1;\nexport default s;\n",
+    "var s = 42;\nvar s = 1;\nexport default s;\n",
+    "function s() {}\nconst s = 1;\nexport default s;\n",
+    "import s from 'x';\nconst s = 1;\nexport default s;\n",
+    "export { s as default };\nexport default 1;\n",
+    "const s = 1;\nexport { s as default, s as default };\n",
+    "export { s as default };\n",
+    "export { default };\n",
+    "import x, from 'y';\nexport default x;\n",
+    "const eval = 42;\nexport default eval;\n",
+    "function arguments() {}\nexport default 1;\n",
+    "export default async\nfunction f() {}\n",
+    "export default { async\n run() {}, id: 'x' };\n",
+    "export default () => {}\n+1\n",
+    "export default !(a) => 1;\n",
+    "export default (a) => {} as T;\n",
+    "export default a\\u0062;\n",
+    "export default { \\u0069d: 'x', run: 1 };\n",
+    "export default `a\u2028b`;\n",
+    "export default 'a\u2028b';\n",
+    "export default { get id() { return 'x' }, run() {} };\n",
+    "export default { get id(a) { return 'x' }, run() {} };\n",
+    "export default { set id() {}, run() {} };\n",
+    "export default async (x)\n=> 1;\n",
+    "export default async x\n=> 1;\n",
+    "export default a ? .5 : 1;\n",
+    "export default 1\n.5;\n",
+    "export default x satisfies T\n(1);\n",
+    "export default { run: 1, id: 'x' } as T\n(1);\n",
+    "export default 42;\nlet let = 1;\n",
+    "export default 42;\nconst x = 1, x = 2;\n",
+    "export default { 'a': 1, a: 2, id: 'x', run: 1 };\n",
+    "export default new.target;\n",
+    "export default { model: 'a\u0000b' };\n",
+    "export default { model: `a\u0001b` };\n",
+    "export default 42;\nexport { a };\n",
+    "import { a } from 'x';\nimport { a } from 'y';\nexport default 42;\n",
+    "export default 42;\nexport const d = 1, d2 = 2;\nexport { d };\n",
+    "export default f(a, b,);\n",
+    "export default [1,,];\n",
+    "export default { a, };\n",
+    "export default (1);\n",
+    "export default ((a) => 1);\n",
+    "export default f<T>;\n",
+    "export default a.b<T>(c);\n",
+    "export default 42;\nimport { default as x } from 'y';\n",
+    "export default 42;\nimport { x as y, y } from 'y';\n",
+    "export default { run() {}, id: 'x', run: 1 };\n",
+    "export default 0e1;\n",
+    "export default 1.5E+3;\n",
+    "export default typeof\nx;\n",
+    "export default -\n1;\n",
+    "export default { get\n id() { return 1 }, run: 1 };\n",
+    "export default async function\n() {}\n",
+    "const s = 1\n;export default s\n",
+    "export default {}\n.x\n",
+    "export default x\n`t`\n",
+    "export default x\n(1)\n",
+    "export default x\n[1]\n",
+    "export default new Foo\n(1)\n",
+    "export default { id: 'x', run: 1 } as T\n+ 1;\n",
+    "export default { id: 'x', run: 1 } as T + 1;\n",
+    "export default { id: 'x', run: 1 } as T || b;\n",
+    "export default { id: 'x', run: 1 } as T && b;\n",
+    "export default { id: 'x', run: 1 } as T ? a : b;\n",
+    "export default { id: 'x', run: 1 } as T ?? b;\n",
+    "export default { id: 'x', run: 1 } as T * 2;\n",
+    "export default { id: 'x', run: 1 } as T in b;\n",
+    "export default { id: 'x', run: 1 } as T instanceof b;\n",
+    "export default { id: 'x', run: 1 } satisfies T - 1;\n",
+    "export default { id: 'x', run: 1 } as T | U;\n",
+    "export default { id: 'x', run: 1 } as A & B;\n",
+    "export default { id: 'x', run: 1 } as keyof T;\n",
+    "export default { id: 'x', run: 1 } as A.B<C>;\n",
+    "export default { id: 'x', run: 1 } as T > 1;\n",
+    "export default { id: 'x', run: 1 } as T = 1;\n",
+    "export default { id: 'x', run: 1 } as T\n!y;\n",
+    "export default { id: 'x', run: 1 } as T;\n!y;\n",
+    "const s: number = 1\n+ 1;\nexport default s;\n",
+    "const s: T = { id: 'x', run: 1 } as T, u = 1;\nexport default s;\n",
+    "export default x\n<T>(y);\n",
+    "export default { id: 'x', run: 1 }\n`t`;\n",
+    "export default 42 as any ? 1 : 2;\n",
+    "export default f(x as T, y);\n",
+    "export default async\n(x) => 1;\n",
+    "export default { id: 'x', run: 1 } as T\n.y;\n",
+    "export default ({ id: 'x', run: 1 }) as T;\n",
+    "export default { scorers: { a: x } } as T & U | V;\n",
+    "export default agentConfig({ scorers: { a: x } }) satisfies T extends U ? A : B;\n",
   ];
   // Each as TypeScript and as JavaScript, where type syntax is an error.
   extra.forEach((source, i) => out.push({ name: `extra-${i}.ts`, source }, { name: `extra-${i}.js`, source }));
@@ -221,6 +323,29 @@ describe('lightParse', () => {
       expect(lightParse(source, true)?.complete, source).toBe(false);
     }
     expect(lightParse('export default x y;', true)).toBeNull();
+  });
+
+  it('does not call a file complete when it left text unread (`${...}`), and gives up on what JS forbids or TS reads otherwise', () => {
+    expect(lightParse('export default { model: `${a b}` };', true)?.complete).toBe(false);
+    expect(lightParse('export default { model: `m` };', true)?.complete).toBe(true);
+    for (const source of [
+      'export default x\n=> 1;', // no line break before `=>`
+      'export default async x\n=> 1;',
+      "export default { model: 'a\rb' };", // a raw `\r` ends a string
+      "export default\u0001{ model: 'm' };", // a control character that is not whitespace
+      'export default a\\u0062;', // a Unicode escape in a name
+      'export default (a) => { return a }\n(x);', // an arrow is not called
+      'export default () => {}\n+1;',
+      'export default 42\n!y;', // `!` starts the next statement
+      'export default 1;\nexport { s as default };\nconst s = 2;',
+    ]) {
+      expect(lightParse(source, true), source).toBeNull();
+    }
+    // In TS, `<` after a name opens type arguments; in JS it is a comparison.
+    expect(lightParse('export default agentConfig<Ctx>({ scorers: {} });', true)).toBeNull();
+    expect(lightParse('export default agentConfig<Ctx>({ scorers: {} });', false)?.complete).toBe(false);
+    // Control characters and U+2028 inside strings are text, read as oxc-parser reads them.
+    expect(lightParse("export default { model: 'a\u0001\u2028b' };", false)?.complete).toBe(true);
   });
 });
 
