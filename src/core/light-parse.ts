@@ -257,10 +257,11 @@ class Reader {
       if (this.is('type') && !this.is('from', 1) && !this.is(',', 1)) bail(); // `import type`: left to oxc-parser
       if (this.peek()?.kind === 'word' && !this.is('from')) {
         specifiers.push({ type: 'ImportDefaultSpecifier', local: identifier(this.name()) });
+        // `import x, * as y` or `import x, { y }`; not `import x, from` nor `import x { y }`.
         if (this.is(',')) {
           this.at++;
-          if (!this.is('*') && !this.is('{')) bail(); // `import x, from`
-        }
+          if (!this.is('*') && !this.is('{')) bail();
+        } else if (!this.is('from')) bail();
       }
       if (this.is('*')) {
         this.at++;
@@ -282,7 +283,7 @@ class Reader {
           if (!this.is('}')) this.expect(',');
         }
         this.at++;
-      }
+      } else if (specifiers.length === 0) bail(); // `import from 'x'` (and the rare default import named `from`)
       this.expect('from');
     }
     if (this.next().kind !== 'string') bail();
@@ -473,6 +474,8 @@ class Reader {
     let node = start;
     for (;;) {
       const t = this.peek();
+      // A tagged template binds tighter than a unary operator (`!tag\`x\`` negates the call).
+      if (t?.kind === 'template') bail();
       if (t === undefined || t.kind !== 'punct') return node;
       // A line break never ends an expression before `.` or `(` (`createScorer({...})\n  .generateScore(...)`).
       if (t.value === '.') {

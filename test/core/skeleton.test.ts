@@ -310,6 +310,12 @@ function samples(): Array<{ name: string; source: string }> {
     "export default ({ id: 'x', run: 1 }) as T;\n",
     "export default { scorers: { a: x } } as T & U | V;\n",
     "export default agentConfig({ scorers: { a: x } }) satisfies T extends U ? A : B;\n",
+    // Found by a mutation run against oxc-parser (insertions and deletions in the samples above).
+    "export default 42;\nimport _{ default as x } from 'y';\n",
+    "import from 'x';\nconst s = 1;\nexport default s;\n",
+    'export default !tag`a${b}`;\n',
+    'export default !tag`a`;\n',
+    'export default -x`t`;\n',
   ];
   // Each as TypeScript and as JavaScript, where type syntax is an error.
   extra.forEach((source, i) => out.push({ name: `extra-${i}.ts`, source }, { name: `extra-${i}.js`, source }));
