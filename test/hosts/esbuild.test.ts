@@ -28,6 +28,17 @@ await esbuild.build({ entryPoints: ['src/main.ts'], bundle: true, platform: 'nod
   return run(process.execPath, ['build.mjs'], dir);
 }
 
+/** The options of a Node bundle of the fixture's `src/main.ts` with the built plugin (output options are the caller's). */
+const nodeBundle = async (dir: string, pluginOptions?: object): Promise<esbuild.BuildOptions> => ({
+  absWorkingDir: dir,
+  entryPoints: ['src/main.ts'],
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  logLevel: 'silent',
+  plugins: [(await load()).default(pluginOptions)],
+});
+
 describe('esbuild builds', () => {
   test('the default export and the named export are the same factory', async () => {
     const m = await load();
@@ -38,16 +49,7 @@ describe('esbuild builds', () => {
 
   test('registry, manifest and resolveScorers; the manifest file in the output folder', async () => {
     const dir = prepare('hosts-app', 'esbuild-registry', { linkSelf: true });
-    const result = await esbuild.build({
-      absWorkingDir: dir,
-      entryPoints: ['src/main.ts'],
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      outdir: 'out',
-      logLevel: 'silent',
-      plugins: [(await load()).default({ manifest: true })],
-    });
+    const result = await esbuild.build({ ...(await nodeBundle(dir, { manifest: true })), outdir: 'out' });
     expect(result.errors).toEqual([]);
     const described = await (await importOutput(path.join(dir, 'out/main.js'))).result();
     expect(described.keys).toEqual(['constructor', 'support', 'weather', 'weather/planner']);
@@ -135,16 +137,7 @@ await esbuild.build({ entryPoints: ['site/src/main.ts'], bundle: true, platform:
 
   test('a rebuild of a context sees an added scorer file', async () => {
     const dir = prepare('hosts-app', 'esbuild-rebuild', { linkSelf: true });
-    const context = await esbuild.context({
-      absWorkingDir: dir,
-      entryPoints: ['src/main.ts'],
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      outfile: 'out/main.js',
-      logLevel: 'silent',
-      plugins: [(await load()).default()],
-    });
+    const context = await esbuild.context({ ...(await nodeBundle(dir)), outfile: 'out/main.js' });
     try {
       await context.rebuild();
       write(dir, 'src/mastra/agents/weather/subagents/planner/scorers/added.ts', `export default { id: 'added', run: async () => ({ score: 1 }) };\n`);
