@@ -17,7 +17,7 @@ import {
 import { dtsFor, writeDtsFile } from '../core/dts.js';
 import { manifestJson } from '../core/manifest.js';
 import { checkOptions, type Options, type ResolvedOptions } from '../core/options.js';
-import type { Plan } from '../core/plan.js';
+import type { AgentPlan, Plan } from '../core/plan.js';
 import { watchAgents, type DevServer } from './dev.js';
 import { installInspector, type InspectorServer } from './inspector.js';
 import { HELPER } from './helper-path.js';
@@ -118,6 +118,16 @@ export function agentScorers(userOptions?: Options) {
     }
   }
 
+  /** The files a generated module stands for: watched when something watches, imported ones resolved by us. */
+  function useAgentFiles(ctx: Context, agent: AgentPlan): void {
+    if (watching) {
+      if (agent.folder.config) ctx.addWatchFile(`${agent.folder.path}/${agent.folder.config}`);
+      for (const file of agent.files) if (!file.imported) ctx.addWatchFile(file.path);
+    }
+    for (const file of agent.files) if (file.imported) sources.rememberFile(file.path);
+    if (agent.importConfig) sources.rememberFile(`${agent.folder.path}/${agent.folder.config}`);
+  }
+
   return {
     name: 'agent-scorers',
     // Vite only: run our resolveId before Vite's resolver, which would stat each absolute path first.
@@ -208,20 +218,22 @@ export function agentScorers(userOptions?: Options) {
         }
         const agentKey = agentKeyOfResolvedId(id);
         if (agentKey === null) {
-          // Agents' own warnings print from their modules, which every registry build loads.
-          report(this, planned.diagnostics.filter((d) => d.agent === null || !planned.byKey.has(d.agent)), planned.diagnostics);
-          return { code: registryModule(planned, specifier(HELPER)), moduleType: 'js' };
+          if (serving) {
+            // Agents' own warnings print from their modules, which every registry load loads.
+            report(this, planned.diagnostics.filter((d) => d.agent === null || !planned.byKey.has(d.agent)), planned.diagnostics);
+            return { code: registryModule(planned, specifier(HELPER)), moduleType: 'js' };
+          }
+          // A build inlines every agent: one module instead of one per agent (codegen.ts says why).
+          report(this, planned.diagnostics);
+          for (const agent of planned.agents) useAgentFiles(this, agent);
+          return { code: registryModule(planned, specifier(HELPER), { kind: 'inline', specifier }), moduleType: 'js' };
         }
         const agent = planned.byKey.get(agentKey);
         if (!agent) this.error(unknownAgentMessage(planned, agentKey));
-        if (watching) {
-          if (agent.folder.config) this.addWatchFile(`${agent.folder.path}/${agent.folder.config}`);
-          for (const file of agent.files) if (!file.imported) this.addWatchFile(file.path);
-        }
         report(this, planned.diagnostics.filter((d) => d.agent === agentKey));
-        sources.rememberFiles(agent.files.filter((f) => f.imported).map((f) => f.path));
-        if (agent.importConfig) sources.rememberFiles([`${agent.folder.path}/${agent.folder.config}`]);
-        return { code: agentModule(agent, specifier(HELPER), specifier, planned.levels), moduleType: 'js' };
+        useAgentFiles(this, agent);
+        // In a build the registry module holds this agent too: both build its record once.
+        return { code: agentModule(agent, specifier(HELPER), specifier, planned.levels, serving ? 'defineAgent' : 'defineAgentOnce'), moduleType: 'js' };
       },
     },
 

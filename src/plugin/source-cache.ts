@@ -37,8 +37,8 @@ export function createSourceCache() {
     },
     analysers,
     /** Files our generated modules import: resolved by us without asking the host. */
-    rememberFiles(paths: string[]): void {
-      for (const p of paths) known.add(p);
+    rememberFile(p: string): void {
+      known.add(p);
     },
     isKnownFile: (p: string): boolean => known.has(p),
   };

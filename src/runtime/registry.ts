@@ -273,6 +273,20 @@ export function defineAgent(
   return merge(agent, scorersDir, withPaths, configScorers, configFile, report);
 }
 
+const defined = new Map<string, ResolvedScorers>();
+
+/**
+ * `defineAgent` once per agent key and bundle. A build inlines every agent in the registry module
+ * and also has a module per agent for `virtual:agent-scorers/<agent>`; both call this, so a bundle
+ * importing both gets the very same record. Not for dev servers, where a re-evaluated module must
+ * build its record afresh.
+ */
+export function defineAgentOnce(...args: Parameters<typeof defineAgent>): ResolvedScorers {
+  let record = defined.get(args[0]);
+  if (record === undefined) defined.set(args[0], (record = defineAgent(...args)));
+  return record;
+}
+
 /** The default export of `virtual:agent-scorers`: agent key → resolved scorers, frozen, null prototype. */
 export function defineRegistry(agents: ReadonlyArray<readonly [string, ResolvedScorers]>): Readonly<Record<string, ResolvedScorers>> {
   return freezeRecord(agents);
