@@ -13,7 +13,7 @@ import { viteOptions } from './generate.mjs';
 
 const [projectDir, variant] = process.argv.slice(2);
 if (!projectDir || !/^[a-z]$/.test(variant ?? '')) {
-  console.error('usage: node bench/build-one.mjs <projectDir> <variant: a (plugin), b or c>');
+  console.error('usage: node bench/build-one.mjs <projectDir> <variant: a (plugin), n (plugin, nothing kept), b or c>');
   process.exit(2);
 }
 
@@ -21,15 +21,15 @@ const { build } = await import('vite');
 
 const plugins = [];
 let importMs = 0;
-if (variant === 'a' || variant === 'o') {
+if (variant === 'a' || variant === 'n' || variant === 'o') {
   // The same package a user's config imports (bench/run.mjs links it to the plugin build under test;
-  // `o` is the other build given to --compare).
+  // `o` is the other build given to --compare; `n` keeps no readings between builds).
   const importStart = performance.now();
   // By path: from bench/, the bare name would resolve to this repository itself (package self-reference).
   const pkg = variant === 'o' ? 'agent-scorers-other' : 'agent-scorers';
   const { default: agentScorers } = await import(new URL(`./.tmp/node_modules/${pkg}/vite.js`, import.meta.url).href);
   importMs = performance.now() - importStart;
-  const plugin = agentScorers({ dts: false });
+  const plugin = agentScorers({ dts: false, cache: variant !== 'n' });
   plugins.push(process.env.BENCH_HOOK_CPU ? timeHooks(plugin) : plugin);
 }
 

@@ -7,10 +7,12 @@
  *    the next import of `virtual:agent-scorers`, against how long an EDIT of an existing scorer takes
  *    to show (Vite's HMR path, no rescan). Both include the file watcher's own latency.
  * 2. A rescan (`scan()` from dist/core/scan.js) against a raw recursive `fs.readdirSync` walk of the
- *    same tree, and the first load of the registry module in a fresh server against that walk.
+ *    same tree, and the first load of the registry module in a fresh server against that walk: with
+ *    nothing kept (`cache: false`), and after a restart with the readings kept (option `cache`).
  *
  * Medians over `--rounds` repetitions; prints a small table. Numbers only, no pass/fail.
  */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -50,24 +52,51 @@ for (let a = 0; a < AGENTS; a++) {
   for (let s = 0; s < SCORERS; s++) fs.writeFileSync(path.join(dir, 'scorers', `s${s}.ts`), scorerSource(`${agentKey(a)}-s${s}-v0`));
 }
 
-// ---- 1. created file vs edited scorer in a dev server -----------------------------------------
-const server = await createServer({
+const serverOptions = {
   configFile: false,
   root,
   logLevel: 'silent',
   appType: 'custom',
-  plugins: [agentScorers({ dts: false })],
+  cacheDir: path.join(root, 'node_modules/.vite'),
   optimizeDeps: { noDiscovery: true, include: [] },
-});
-await new Promise((resolve) => server.watcher.once('ready', resolve));
-const load = async () => (await server.ssrLoadModule('virtual:agent-scorers')).default;
+};
+const startServer = async (cache) => {
+  const server = await createServer({ ...serverOptions, plugins: [agentScorers({ dts: false, cache })] });
+  await new Promise((resolve) => server.watcher.once('ready', resolve));
+  return server;
+};
+/** The registry module alone (discovery, the static reading of every file, code generation); its imports are not followed. */
+const loadRegistryModule = (server) =>
+  (server.environments?.ssr ?? server).transformRequest('virtual:agent-scorers', ...(server.environments ? [] : [{ ssr: true }]));
 
-// The registry module alone (discovery, the static reading of every file, code generation), as
-// the first request for it in a fresh server costs; its imports are not followed.
+// ---- 0. first load of the registry in a fresh process: nothing kept, and a restart with the readings kept
+// Files modified in the last 3 s are never kept (reading-store.ts): let the fresh tree age first.
+await new Promise((done) => setTimeout(done, 3500));
+const firstLoadInChild = (cache) => {
+  const script = `
+    const { createServer } = await import(${JSON.stringify(pathToFileURL(path.join(REPO, 'node_modules/vite/dist/node/index.js')).href)});
+    const { default: agentScorers } = await import(${JSON.stringify(pathToFileURL(path.join(REPO, 'dist/plugin/vite.js')).href)});
+    const server = await createServer({ ...${JSON.stringify(serverOptions)}, plugins: [agentScorers({ dts: false, cache: ${cache} })] });
+    await new Promise((resolve) => server.watcher.once('ready', resolve));
+    const start = performance.now();
+    await server.environments.ssr.transformRequest('virtual:agent-scorers');
+    console.log(performance.now() - start);
+    await server.close();`;
+  return Number(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' }).trim().split('\n').pop());
+};
+const coldLoads = [];
+const keptLoads = [];
+firstLoadInChild(true); // writes the store
+for (let r = 0; r < Math.min(ROUNDS, 5); r++) {
+  coldLoads.push(firstLoadInChild(false));
+  keptLoads.push(firstLoadInChild(true));
+}
+
+// ---- 1. created file vs edited scorer in a dev server -----------------------------------------
+const server = await startServer(true);
+const load = async () => (await server.ssrLoadModule('virtual:agent-scorers')).default;
+await loadRegistryModule(server);
 let t = performance.now();
-await (server.environments?.ssr ?? server).transformRequest('virtual:agent-scorers', ...(server.environments ? [] : [{ ssr: true }]));
-const firstRegistryLoad = performance.now() - t;
-t = performance.now();
 await load();
 const firstImport = performance.now() - t;
 
@@ -141,7 +170,11 @@ const rows = [
   ['ratio scan / raw walk', '', `${(median(scans) / median(walks)).toFixed(2)}×`],
 ];
 console.log(`agent-scorers dev benchmark: ${AGENTS} agents × ${SCORERS} scorers (${found} files), Vite 8, median of ${ROUNDS} (scan: ${scans.length}) rounds`);
-console.log(`first load of the registry module: ${ms(firstRegistryLoad)} (${(firstRegistryLoad / median(walks)).toFixed(1)}× the raw walk); then the first import with every scorer module: ${ms(firstImport)}`);
+const walk = median(walks);
+const cold = median(coldLoads);
+const kept = median(keptLoads);
+console.log(`first load of the registry module in a fresh process, nothing kept (cache: false): ${ms(cold)} (${(cold / walk).toFixed(1)}× the raw walk)`);
+console.log(`the same after a restart, readings kept (cache: true): ${ms(kept)} (${(kept / walk).toFixed(1)}× the raw walk); first import with every scorer module: ${ms(firstImport)}`);
 const w0 = Math.max(...rows.map((r) => r[0].length));
 const w1 = Math.max(...rows.map((r) => r[1].length));
 for (const [a, b, c] of rows) console.log(`  ${a.padEnd(w0)}  ${b.padStart(w1)}  ${c}`);

@@ -360,7 +360,7 @@ export function generate(baseDir, agents, shape = 'factory') {
   }
 
   // main-o.ts is main-a.ts for another build of the plugin (bench/run.mjs --compare).
-  for (const v of ['a', 'o']) fs.writeFileSync(path.join(src, `main-${v}.ts`), `import scorers from 'virtual:agent-scorers';\n\nexport default scorers;\n`);
+  for (const v of ['a', 'n', 'o']) fs.writeFileSync(path.join(src, `main-${v}.ts`), `import scorers from 'virtual:agent-scorers';\n\nexport default scorers;\n`);
   fs.writeFileSync(
     path.join(src, 'main-b.ts'),
     `// Hand-written registry: what a careful user would write without the plugin.
@@ -396,9 +396,10 @@ for (const agent of Object.keys(byAgent)) Object.freeze(byAgent[agent]);
 export default Object.freeze(byAgent);
 `,
   );
-  for (const variant of ['a', 'b', 'c', 'o']) {
+  for (const variant of ['a', 'n', 'b', 'c', 'o']) {
     // What a user writes: the plugin by its package name (bench/run.mjs links it), the rest inline.
-    const plugin = variant === 'a' || variant === 'o';
+    // n: the plugin with nothing kept from the previous build (a first build, or CI without a cache).
+    const plugin = variant === 'a' || variant === 'n' || variant === 'o';
     const pkg = variant === 'o' ? 'agent-scorers-other' : 'agent-scorers';
     fs.writeFileSync(
       path.join(dir, `vite.config.${variant}.ts`),
@@ -406,11 +407,11 @@ export default Object.freeze(byAgent);
 ${plugin ? `import agentScorers from '${pkg}/vite';\n` : ''}
 export default defineConfig({
   ...${JSON.stringify(viteOptions(variant))},
-  plugins: [${plugin ? 'agentScorers({ dts: false })' : ''}],
+  plugins: [${plugin ? `agentScorers({ dts: false${variant === 'n' ? ', cache: false' : ''} })` : ''}],
 });
 `,
     );
   }
   fs.writeFileSync(stampFile, stamp);
-  return result;
+  return { ...result, writtenAt: Date.now() };
 }

@@ -3,7 +3,7 @@
  * literals, resolve top-level `const` bindings. Everything here is pure and must stay total: callers
  * wrap their work in try/catch, but nothing in here is meant to throw on well-formed ASTs.
  */
-import { parseSync, rawTransferSupported } from 'oxc-parser';
+import { createRequire } from 'node:module';
 import type { Node, ObjectExpression, ObjectProperty, Program } from 'oxc-parser';
 import { lightParse } from './light-parse.js';
 import { functionSkeleton } from './skeleton.js';
@@ -69,22 +69,34 @@ export function parseModule(source: string, filename: string, skeleton = false):
   return parseText(source, source, filename, lang, false);
 }
 
+type Oxc = typeof import('oxc-parser');
+let oxc: { parseSync: Oxc['parseSync']; options: object } | null = null;
+
 /**
- * Node 22+: oxc-parser's raw transfer hands the AST over as a buffer read in JS, several times
- * cheaper than the JSON path Node 20 has to take (it cannot allocate the buffer there).
+ * oxc-parser, loaded on first use: the skeleton reader settles most projects' files alone, and loading
+ * the parser costs a build ~4 ms. `require` of this ES module works on every Node the package supports
+ * (`engines`: require(esm) is on by default from 20.19 and 22.12). Node 22+: raw transfer hands the AST
+ * over as a buffer read in JS, several times cheaper than the JSON path Node 20 has to take (it cannot
+ * allocate the buffer there); untyped in oxc-parser's declarations, hence the loose options object.
  */
-// Untyped in oxc-parser's declarations, hence the loose object.
-const RAW_TRANSFER: object = rawTransferSupported() ? { experimentalRawTransfer: true } : {};
+function parser(): NonNullable<typeof oxc> {
+  if (oxc === null) {
+    const loaded = createRequire(import.meta.url)('oxc-parser') as Oxc;
+    oxc = { parseSync: loaded.parseSync, options: loaded.rawTransferSupported() ? { experimentalRawTransfer: true } : {} };
+  }
+  return oxc;
+}
 
 function parseText(text: string, source: string, filename: string, lang: ParserLang, partial: boolean): ModuleScope | null {
   // The 'js' AST shape still carries TS expression nodes but skips type fields we never read,
   // which makes the (dominant) JSON deserialisation noticeably cheaper.
+  const { parseSync, options } = parser();
   const result = parseSync(filename, text, {
     lang,
     sourceType: 'module',
     astType: 'js',
     preserveParens: false,
-    ...RAW_TRANSFER,
+    ...options,
   });
   for (const error of result.errors) {
     if ((error.severity as string) === 'Error') return null;

@@ -35,6 +35,14 @@ export interface Options {
    * server, in the manifest and by the registry at run time. Error codes cannot be set. Default `{}`.
    */
   diagnostics?: Partial<Record<WarningCode, DiagnosticSetting>>;
+  /**
+   * Keep each file's static reading between processes, so the next build re-reads only files whose
+   * size or modification time changed: `true` keeps it under Vite's `cacheDir` (else the nearest
+   * `node_modules/.cache/agent-scorers/`), a string is a folder (relative to `root`), `false` keeps
+   * nothing. Files modified in the last few seconds are never kept (their time may not move on a
+   * quick second edit). Default `true`.
+   */
+  cache?: boolean | string;
 }
 
 /** What `diagnostics` accepts per code. */
@@ -56,6 +64,7 @@ export interface CheckedOptions {
   strict: boolean;
   /** The effective level of every warning code that is not a plain warning (`strict` and `diagnostics` applied). */
   levels: Levels;
+  cache: boolean | string;
 }
 
 export interface ResolvedOptions extends Omit<CheckedOptions, 'root' | 'dts'> {
@@ -66,7 +75,7 @@ export interface ResolvedOptions extends Omit<CheckedOptions, 'root' | 'dts'> {
   isExcluded: (relativePath: string) => boolean;
 }
 
-const KNOWN = ['root', 'agentsDir', 'extensions', 'exclude', 'dts', 'manifest', 'strict', 'diagnostics'] as const;
+const KNOWN = ['root', 'agentsDir', 'extensions', 'exclude', 'dts', 'manifest', 'strict', 'diagnostics', 'cache'] as const;
 const SETTINGS: Record<DiagnosticSetting, Level> = { off: 'off', warn: 'warning', error: 'error' };
 // Here rather than in codes.ts, which the runtime registry imports: only option checking needs the list.
 const WARNING_CODES = (Object.keys(DIAGNOSTIC_SEVERITY) as DiagnosticCode[]).filter(
@@ -117,6 +126,7 @@ export function checkOptions(input: unknown = {}): CheckedOptions {
     type('manifest', 'a file name inside the output folder (no absolute path, no "..")');
   }
   if (o.strict !== undefined && typeof o.strict !== 'boolean') type('strict', 'a boolean');
+  if (o.cache !== undefined && typeof o.cache !== 'boolean' && !isNonEmptyString(o.cache)) type('cache', 'a boolean or a folder path');
   const settings = checkDiagnostics(o.diagnostics);
 
   return {
@@ -128,6 +138,7 @@ export function checkOptions(input: unknown = {}): CheckedOptions {
     manifest: o.manifest === true ? DEFAULT_MANIFEST_FILE : isString(o.manifest) ? o.manifest : null,
     strict: o.strict === true,
     levels: levelsFor(o.strict === true, settings),
+    cache: (o.cache as boolean | string | undefined) ?? true,
   };
 }
 

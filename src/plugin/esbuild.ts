@@ -15,7 +15,7 @@ import { checkOptions, type Options, type ResolvedOptions } from '../core/option
 import type { Plan } from '../core/plan.js';
 import { HELPER } from './helper-path.js';
 import { createSourceCache } from './source-cache.js';
-import { planTree, resolveOptions, unknownAgentMessage } from './tree.js';
+import { planTree, readingsFile, resolveOptions, unknownAgentMessage } from './tree.js';
 
 export type { Options } from '../core/options.js';
 
@@ -32,6 +32,7 @@ export function agentScorers(userOptions?: Options): Plugin {
     setup(build) {
       const options: ResolvedOptions = resolveOptions(checked, build.initialOptions.absWorkingDir);
       const sources = createSourceCache();
+      sources.setStore(readingsFile(options), options.root);
       let current: Plan | null = null;
       let loaded = false;
       /** Errors already returned in this build: the registry's and an agent module's may overlap. */
@@ -46,7 +47,7 @@ export function agentScorers(userOptions?: Options): Plugin {
 
       const currentPlan = (): Plan => {
         if (current) return current;
-        current = planTree(options, sources.analysers);
+        current = planTree(options, sources);
         if (options.dtsFile) writeDtsFile(options.dtsFile, dtsFor(current, options.dtsFile));
         return current;
       };

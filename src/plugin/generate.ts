@@ -12,7 +12,7 @@ import type { CheckedOptions, ResolvedOptions } from '../core/options.js';
 import type { Plan } from '../core/plan.js';
 import { relativeTo } from '../core/scan.js';
 import { createSourceCache } from './source-cache.js';
-import { planTree, resolveOptions } from './tree.js';
+import { planTree, readingsFile, resolveOptions } from './tree.js';
 
 export interface Log {
   info(text: string): void;
@@ -55,6 +55,7 @@ export function createGenerator(input: GeneratorInput) {
   const manifestFile = options.manifest ? path.resolve(path.dirname(outFile), options.manifest) : null;
   const sources = createSourceCache();
   sources.setCaching(false);
+  sources.setStore(readingsFile(options), root);
   /** Warnings already printed: in watch mode each distinct one prints once, again only if it comes back. */
   const printed = new Set<string>();
   const shown = (file: string) => relativeTo(root, file);
@@ -74,7 +75,7 @@ export function createGenerator(input: GeneratorInput) {
 
   /** One generation: scan, plan, report, and write what changed (nothing when there are errors). */
   function run(): GenerationResult {
-    const planned = planTree(options, sources.analysers);
+    const planned = planTree(options, sources);
     if (!report(planned.diagnostics)) {
       log.error(`${PREFIX}${shown(outFile)} was not written (the previous files are kept).`);
       return { ok: false, written: [], plan: planned };

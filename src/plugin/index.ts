@@ -22,7 +22,7 @@ import { watchAgents, type DevServer } from './dev.js';
 import { installInspector, type InspectorServer } from './inspector.js';
 import { HELPER } from './helper-path.js';
 import { createSourceCache } from './source-cache.js';
-import { planTree, resolveOptions, unknownAgentMessage } from './tree.js';
+import { planTree, readingsFile, resolveOptions, unknownAgentMessage } from './tree.js';
 
 export type { Options } from '../core/options.js';
 
@@ -80,13 +80,20 @@ export function agentScorers(userOptions?: Options) {
   const specifier = (file: string): string =>
     vite && !/[\\?#%]/.test(file) ? `/@fs${file.startsWith('/') ? '' : '/'}${file}` : file;
 
-  const resolved = (): ResolvedOptions =>
-    (options ??= resolveOptions(checked, hostRoot));
+  /** Vite's `cacheDir`, where the readings are kept between builds (option `cache`). */
+  let hostCacheDir: string | undefined;
+  const resolved = (): ResolvedOptions => {
+    if (options === null) {
+      options = resolveOptions(checked, hostRoot);
+      sources.setStore(readingsFile(options, hostCacheDir), options.root);
+    }
+    return options;
+  };
 
   const currentPlan = (): Plan => {
     if (current) return current;
     const o = resolved();
-    current = planTree(o, sources.analysers);
+    current = planTree(o, sources);
     const live = new Set(current.diagnostics.map(formatDiagnostic));
     // A fixed problem is forgotten, so it is reported again if it comes back.
     for (const text of printed) if (!live.has(text)) printed.delete(text);
@@ -133,8 +140,9 @@ export function agentScorers(userOptions?: Options) {
     // Vite only: run our resolveId before Vite's resolver, which would stat each absolute path first.
     enforce: 'pre' as const,
 
-    configResolved(config: { root: string; command: string }) {
+    configResolved(config: { root: string; command: string; cacheDir?: string }) {
       hostRoot = config.root;
+      hostCacheDir = config.cacheDir;
       vite = true;
       serving = config.command === 'serve';
       options = null;

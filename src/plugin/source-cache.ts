@@ -1,27 +1,39 @@
 /**
- * Memoises the static reading of config and scorer files by size and modification time, so a
- * watch rebuild or a dev-server rescan only parses what changed.
+ * Memoises the static reading of config and scorer files by size and modification time: in memory
+ * while a watch build or dev server runs, so a rebuild or rescan only reads what changed, and on disk
+ * between processes when a store is set (reading-store.ts), so the next build does the same.
  */
 import fs from 'node:fs';
 import { analysersFor, type Analysers } from '../core/plan.js';
+import { loadReadings, readingKey, saveReadings, type Reading, type ReadingKind } from './reading-store.js';
 
 export function createSourceCache() {
   const known = new Set<string>();
-  const cache = new Map<string, { stamp: string; value: unknown }>();
-  /** Off in one-shot builds: each file is read once anyway, and a stat per file costs ~5 µs. */
+  const cache = new Map<string, Reading>();
+  /** Off in one-shot builds without a store: each file is read once anyway, and a stat per file costs ~5 µs. */
   let enabled = true;
+  let store: { file: string; root: string } | null = null;
+  /** The stored readings, loaded on first use; null until then. */
+  let stored: Map<string, Reading> | null = null;
+  /** The readings the current plan used: what the store holds next (deleted files drop out). */
+  let used = new Map<string, Reading>();
+  let changed = false;
 
-  function memo<T>(kind: string, compute: (p: string) => T): (p: string) => T {
+  function memo<T>(kind: ReadingKind, compute: (p: string) => T): (p: string) => T {
     return (p) => {
-      if (!enabled) return compute(p);
+      if (!enabled && store === null) return compute(p);
       const stat = fs.statSync(p);
       const stamp = `${stat.size}:${stat.mtimeMs}`;
-      const key = `${kind}\0${p}`;
-      const hit = cache.get(key);
-      if (hit && hit.stamp === stamp) return hit.value as T;
-      const value = compute(p);
-      cache.set(key, { stamp, value });
-      return value;
+      const key = readingKey(kind, p);
+      let reading = cache.get(key);
+      if (reading === undefined && store !== null) reading = (stored ??= loadReadings(store.file, store.root)).get(key);
+      if (reading === undefined || reading.stamp !== stamp) {
+        reading = { stamp, mtimeMs: stat.mtimeMs, value: compute(p) };
+        changed = true;
+      }
+      if (enabled) cache.set(key, reading);
+      if (store !== null) used.set(key, reading);
+      return reading.value as T;
     };
   }
 
@@ -30,10 +42,25 @@ export function createSourceCache() {
   const analysers: Analysers = { config: memo('config', raw.config), scorer: memo('scorer', raw.scorer) };
 
   return {
-    /** Caching pays only when files are read again: dev servers and watch mode. */
+    /** In-memory caching pays only when files are read again: dev servers and watch mode. */
     setCaching(on: boolean): void {
       enabled = on;
       if (!on) cache.clear();
+    },
+    /** Keep readings in `file` between processes (paths in it relative to `root`); null keeps none. */
+    setStore(file: string | null, root: string): void {
+      store = file === null ? null : { file, root };
+      stored = null;
+      used = new Map();
+      changed = false;
+    },
+    /** After a plan: writes the store when a reading changed or a file went away. */
+    flush(): void {
+      if (store === null) return;
+      if (stored !== null && (changed || stored.size !== used.size)) saveReadings(store.file, store.root, used);
+      stored = used;
+      used = new Map();
+      changed = false;
     },
     analysers,
     /** Files our generated modules import: resolved by us without asking the host. */

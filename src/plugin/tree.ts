@@ -7,16 +7,39 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { VIRTUAL_ID } from '../core/codegen.js';
 import { withRoot, type CheckedOptions, type ResolvedOptions } from '../core/options.js';
-import { plan, type Analysers, type Plan } from '../core/plan.js';
-import { scan } from '../core/scan.js';
+import { createHash } from 'node:crypto';
+import { plan, type Plan } from '../core/plan.js';
+import { scan, toPosix } from '../core/scan.js';
+import { defaultReadingsFolder, version } from './reading-store.js';
+import type { createSourceCache } from './source-cache.js';
 
 /** `checked` with the host's root (Vite's `config.root`, esbuild's working folder), else the cwd. */
 export const resolveOptions = (checked: CheckedOptions, hostRoot: string | undefined): ResolvedOptions =>
   withRoot(checked, hostRoot, (root) => fs.existsSync(path.join(root, 'tsconfig.json')));
 
-/** Discovery and static reading of the whole tree, with the effective diagnostic levels. */
-export const planTree = (options: ResolvedOptions, analysers: Analysers): Plan =>
-  plan(scan({ root: options.root, agentsDirs: options.agentsDirs, extensions: options.extensions, isExcluded: options.isExcluded }), analysers, options.levels);
+/** Discovery and static reading of the whole tree, with the effective diagnostic levels; the readings kept for next time. */
+export function planTree(options: ResolvedOptions, sources: ReturnType<typeof createSourceCache>): Plan {
+  const scanned = scan({ root: options.root, agentsDirs: options.agentsDirs, extensions: options.extensions, isExcluded: options.isExcluded });
+  const planned = plan(scanned, sources.analysers, options.levels);
+  sources.flush();
+  return planned;
+}
+
+/**
+ * The file that keeps this tree's readings between processes (option `cache`), or null: one per root,
+ * set of agents folders and version of the readers, so two projects, two configurations of one root, or two builds of
+ * this package (`npm run bench -- --compare`), do not overwrite each other's.
+ */
+export function readingsFile(options: ResolvedOptions, hostCacheDir?: string): string | null {
+  if (options.cache === false) return null;
+  const folder =
+    typeof options.cache === 'string' ? path.resolve(options.root, options.cache) : hostCacheDir ? path.join(hostCacheDir, 'agent-scorers') : defaultReadingsFolder(options.root);
+  if (folder === null) return null;
+  // Vite's cacheDir and node_modules/.cache may serve several roots (a monorepo, nested projects).
+  const tree = [options.root, ...options.agentsDirs.map((d) => toPosix(path.relative(options.root, d)))].join('\n');
+  const id = (text: string) => createHash('sha1').update(text).digest('hex').slice(0, 8);
+  return path.join(folder, `readings-${id(tree)}-${id(version())}.json`);
+}
 
 /** `virtual:agent-scorers/<key>` for a key the plan does not have. */
 export function unknownAgentMessage(planned: Plan, agentKey: string): string {

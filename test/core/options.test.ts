@@ -6,7 +6,7 @@ import { agentScorers } from '../../src/plugin/index.js';
 describe('options are checked at plugin creation', () => {
   test('an unknown option is an error naming it and the known ones', () => {
     expect(() => agentScorers({ agentDir: 'x' } as any)).toThrow(
-      'agent-scorers: unknown option "agentDir". Known options: root, agentsDir, extensions, exclude, dts, manifest, strict, diagnostics.',
+      'agent-scorers: unknown option "agentDir". Known options: root, agentsDir, extensions, exclude, dts, manifest, strict, diagnostics, cache.',
     );
   });
 
@@ -22,6 +22,8 @@ describe('options are checked at plugin creation', () => {
     [{ dts: 'yes'.length }, 'option "dts" must be a boolean or a file path, got number.'],
     [{ manifest: null }, 'option "manifest" must be a boolean or a file name, got null.'],
     [{ strict: 'true' }, 'option "strict" must be a boolean, got "true".'],
+    [{ cache: '' }, 'option "cache" must be a boolean or a folder path, got "".'],
+    [{ cache: 1 }, 'option "cache" must be a boolean or a folder path, got number.'],
   ])('%o is rejected', (options, message) => {
     expect(() => agentScorers(options as any)).toThrow(`agent-scorers: ${message}`);
   });
@@ -39,6 +41,7 @@ describe('options are checked at plugin creation', () => {
       manifest: null,
       strict: false,
       dtsFile: '/project/agent-scorers.d.ts',
+      cache: true,
     });
     expect(withRoot(checkOptions({}), '/project', () => false).dtsFile).toBe(null);
     expect(withRoot(checkOptions({ manifest: true }), '/p', () => false).manifest).toBe('agent-scorers.manifest.json');

@@ -1,0 +1,183 @@
+/**
+ * Option `cache`: each file's static reading kept on disk between builds (src/plugin/reading-store.ts),
+ * on every real host. The fixture's files are aged first: files modified in the last seconds are never
+ * kept, which is also why every other test (fresh copies) reads every file.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, test } from 'vitest';
+import { build, count, DIST, HOSTS, prepare, run, type Host } from '../helpers/hosts.js';
+
+const TONE = 'src/mastra/agents/weather/scorers/tone.ts';
+const COLLISION = '[SCORER_KEY_COLLISION] Agent "weather": scorer "relevance"';
+const HOUR_AGO = new Date(Date.now() - 3600_000);
+
+/** Every file and folder under `dir` modified an hour ago, as in a checkout that is not being edited. */
+function age(dir: string, when = HOUR_AGO): void {
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    fs.utimesSync(path.join(entry.parentPath, entry.name), when, when);
+  }
+}
+
+/**
+ * A project with its own package.json and node_modules, so the store lands inside it on every host
+ * (Vite's cacheDir is the nearest package's node_modules/.vite).
+ */
+function project(host: Host, { aged = true } = {}): string {
+  const dir = prepare('basic', host);
+  fs.writeFileSync(path.join(dir, 'package.json'), '{ "name": "cache-test", "private": true }\n');
+  fs.mkdirSync(path.join(dir, 'node_modules'));
+  if (!aged) return dir;
+  age(path.join(dir, 'src'));
+  return dir;
+}
+
+/** Vite keeps it under its cacheDir, Rollup and Rolldown under the nearest node_modules/.cache. */
+const storeFolder = (dir: string, host: Host) =>
+  path.join(dir, 'node_modules', host.startsWith('vite') ? '.vite' : '.cache', 'agent-scorers');
+
+function storeFiles(dir: string, host: Host): string[] {
+  const folder = storeFolder(dir, host);
+  return fs.existsSync(folder) ? fs.readdirSync(folder).filter((f) => /^readings-.*\.json$/.test(f)).map((f) => path.join(folder, f)) : [];
+}
+
+const manifestOf = (dir: string) =>
+  JSON.parse(fs.readFileSync(path.join(dir, 'dist', 'agent-scorers.manifest.json'), 'utf8')) as {
+    agents: Record<string, { scorers: Record<string, { sampling: unknown }> }>;
+  };
+
+const OPTIONS = '{ dts: false, manifest: true }';
+
+describe.each(HOSTS)('readings kept between builds on %s', (host) => {
+  test('a second build of an unchanged tree reuses them; an edited file is read again, and its problems stop the build', async () => {
+    const dir = project(host);
+    const first = await build(host, 'basic', { dir, pluginOptions: OPTIONS });
+    expect(first.code, first.output).toBe(0);
+    expect(count(first.output, COLLISION)).toBe(1);
+    const [store, ...others] = storeFiles(dir, host);
+    expect(others).toEqual([]);
+    const kept = JSON.parse(fs.readFileSync(store, 'utf8')) as { entries: Array<[string, string, string, number]> };
+    const files = kept.entries.map(([kind, file]) => `${kind} ${file}`);
+    expect(files).toContain(`scorer ${TONE}`);
+    expect(files).toContain('config src/mastra/agents/weather/config.ts');
+    expect(files.every((f) => !f.includes(dir))).toBe(true); // root-relative, no machine path
+    const storeTime = fs.statSync(store).mtimeMs;
+    const firstManifest = manifestOf(dir);
+    const firstRegistry = JSON.stringify(await first.load().then((m) => m.registry));
+
+    const second = await build(host, 'basic', { dir, pluginOptions: OPTIONS });
+    expect(second.code, second.output).toBe(0);
+    expect(count(second.output, COLLISION)).toBe(1); // warnings still print on every build
+    expect(manifestOf(dir)).toEqual(firstManifest);
+    expect(JSON.stringify(await second.load().then((m) => m.registry))).toBe(firstRegistry);
+    expect(fs.statSync(store).mtimeMs).toBe(storeTime); // nothing changed, nothing written
+
+    // Proof that the reading came from the store: the same size and the old time read as the same file.
+    const tone = path.join(dir, TONE);
+    const source = fs.readFileSync(tone, 'utf8');
+    fs.writeFileSync(tone, source.replace('rate: 0.5', 'rate: 0.7'));
+    fs.utimesSync(tone, HOUR_AGO, HOUR_AGO);
+    expect((await build(host, 'basic', { dir, pluginOptions: OPTIONS })).code).toBe(0);
+    expect(manifestOf(dir).agents.weather.scorers.tone.sampling).toEqual({ type: 'ratio', rate: 0.5 });
+
+    // A real edit moves the time: read again, and (modified just now) not kept until it settles.
+    fs.writeFileSync(tone, source.replace('rate: 0.5', 'rate: 0.7'));
+    expect((await build(host, 'basic', { dir, pluginOptions: OPTIONS })).code).toBe(0);
+    expect(manifestOf(dir).agents.weather.scorers.tone.sampling).toEqual({ type: 'ratio', rate: 0.7 });
+    const afterEdit = JSON.parse(fs.readFileSync(store, 'utf8')) as typeof kept;
+    expect(afterEdit.entries.map(([, file]) => file)).not.toContain(TONE);
+    expect(afterEdit.entries.length).toBe(kept.entries.length - 1);
+
+    fs.writeFileSync(tone, 'export default 42;\n');
+    const broken = await build(host, 'basic', { dir, pluginOptions: OPTIONS });
+    expect(broken.code).not.toBe(0);
+    expect(broken.output).toContain('[SCORER_INVALID_EXPORT]');
+    expect(broken.output).toContain(TONE);
+  });
+
+  test('cache: false keeps nothing; a corrupt or foreign store is ignored and replaced', async () => {
+    const dir = project(host);
+    const off = await build(host, 'basic', { dir, pluginOptions: '{ dts: false, cache: false }' });
+    expect(off.code, off.output).toBe(0);
+    expect(storeFiles(dir, host)).toEqual([]);
+
+    expect((await build(host, 'basic', { dir, pluginOptions: OPTIONS })).code).toBe(0);
+    const [store] = storeFiles(dir, host);
+    const good = fs.readFileSync(store, 'utf8');
+    for (const bad of ['{"version":', '{"version":"other","values":[],"entries":[]}', good.replace('"entries":[[', '"entries":[["x",')]) {
+      fs.writeFileSync(store, bad);
+      const result = await build(host, 'basic', { dir, pluginOptions: OPTIONS });
+      expect(result.code, result.output).toBe(0);
+      expect(count(result.output, COLLISION)).toBe(1);
+      expect(manifestOf(dir).agents.weather.scorers.tone.sampling).toEqual({ type: 'ratio', rate: 0.5 });
+      expect(fs.readFileSync(store, 'utf8')).toBe(good);
+    }
+  });
+});
+
+test('cache: a folder keeps the store there (relative to root)', async () => {
+  const dir = project('vite8');
+  const result = await build('vite8', 'basic', { dir, pluginOptions: "{ dts: false, cache: 'var/readings' }" });
+  expect(result.code, result.output).toBe(0);
+  expect(fs.readdirSync(path.join(dir, 'var/readings')).filter((f) => f.endsWith('.json'))).toHaveLength(1);
+  expect(storeFiles(dir, 'vite8')).toEqual([]);
+});
+
+test('a project edited just now keeps nothing until its files settle', async () => {
+  const dir = project('rolldown', { aged: false });
+  const result = await build('rolldown', 'basic', { dir, pluginOptions: OPTIONS });
+  expect(result.code, result.output).toBe(0);
+  expect(storeFiles(dir, 'rolldown')).toEqual([]);
+});
+
+/** The other adapters keep the same store: a stale reading after a same-size, same-time rewrite shows it was used. */
+describe('the esbuild plugin and agent-scorers generate keep readings too', () => {
+  const TONE_APP = 'src/mastra/agents/weather/scorers/tone.ts';
+  /** hosts-app, aged, with a package.json and node_modules (linked to this package) of its own. */
+  function app(name: string): string {
+    const dir = prepare('hosts-app', name, { linkSelf: true });
+    fs.writeFileSync(path.join(dir, 'package.json'), '{ "name": "cache-app", "private": true }\n');
+    age(path.join(dir, 'src'));
+    return dir;
+  }
+  /** Rewrites tone.ts's rate with the same length and sets its old time back. */
+  function rewriteKeepingStamp(dir: string): void {
+    const tone = path.join(dir, TONE_APP);
+    fs.writeFileSync(tone, fs.readFileSync(tone, 'utf8').replace('rate: 0.5', 'rate: 0.7'));
+    fs.utimesSync(tone, HOUR_AGO, HOUR_AGO);
+  }
+  const store = (dir: string) => path.join(dir, 'node_modules/.cache/agent-scorers');
+
+  test('esbuild', async () => {
+    const esbuild = await import('esbuild');
+    const { default: agentScorers } = (await import(pathToFileURL(path.join(DIST, 'plugin/esbuild.js')).href)) as { default: (o?: object) => import('esbuild').Plugin };
+    const dir = app('cache-esbuild');
+    const bundle = () =>
+      esbuild.build({ absWorkingDir: dir, entryPoints: ['src/main.ts'], bundle: true, platform: 'node', format: 'esm', outdir: 'out', logLevel: 'silent', plugins: [agentScorers({ manifest: true, dts: false })] });
+    const sampling = () => JSON.parse(fs.readFileSync(path.join(dir, 'out/agent-scorers.manifest.json'), 'utf8')).agents.weather.scorers.tone.sampling;
+    expect((await bundle()).errors).toEqual([]);
+    expect(fs.readdirSync(store(dir))).toHaveLength(1);
+    rewriteKeepingStamp(dir);
+    expect((await bundle()).errors).toEqual([]);
+    expect(sampling()).toEqual({ type: 'ratio', rate: 0.5 });
+    fs.utimesSync(path.join(dir, TONE_APP), new Date(), new Date());
+    expect((await bundle()).errors).toEqual([]);
+    expect(sampling()).toEqual({ type: 'ratio', rate: 0.7 });
+  });
+
+  test('agent-scorers generate', async () => {
+    const dir = app('cache-generate');
+    const generate = () => run(process.execPath, [path.join(DIST, 'plugin/bin.js'), 'generate', '--dts', 'false'], dir);
+    const manifestOfGenerated = () => fs.readFileSync(path.join(dir, 'src/agent-scorers.gen.mjs'), 'utf8');
+    expect((await generate()).code).toBe(0);
+    expect(fs.readdirSync(store(dir))).toHaveLength(1);
+    rewriteKeepingStamp(dir);
+    fs.rmSync(path.join(dir, 'src/agent-scorers.gen.mjs'));
+    expect((await generate()).code).toBe(0);
+    expect(manifestOfGenerated()).toContain('\\"rate\\":0.5');
+    fs.utimesSync(path.join(dir, TONE_APP), new Date(), new Date());
+    expect((await generate()).code).toBe(0);
+    expect(manifestOfGenerated()).toContain('\\"rate\\":0.7');
+  });
+});
