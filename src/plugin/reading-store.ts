@@ -37,7 +37,8 @@ let readersVersion: string | null = null;
 export function version(): string {
   if (readersVersion !== null) return readersVersion;
   const here = path.dirname(fileURLToPath(import.meta.url));
-  const files = [path.join(here, '../../package.json'), ...READERS.map((name) => path.join(here, '../core', name))];
+  // This very file too: the published Vite/Rollup/Rolldown entries carry the readers inlined.
+  const files = [fileURLToPath(import.meta.url), path.join(here, '../../package.json'), ...READERS.map((name) => path.join(here, '../core', name))];
   try {
     files.push(fileURLToPath(import.meta.resolve('oxc-parser')));
   } catch {
