@@ -38,6 +38,8 @@ export interface ScanInput {
   extensions: string[];
   /** Matches a root-relative POSIX path that the user excluded. */
   isExcluded: (relativePath: string) => boolean;
+  /** Lists a folder; default `listFolder`. The plugin's keeps unchanged folders' listings between builds. */
+  list?: (dir: string) => readonly FolderEntry[] | null;
 }
 
 export interface ScanResult {
@@ -66,7 +68,7 @@ export function diagnostic(code: DiagnosticCode, agent: string | null, file: str
   return { code, severity: DIAGNOSTIC_SEVERITY[code], agent, file, message };
 }
 
-interface Entry {
+export interface FolderEntry {
   name: string;
   isDir: boolean;
   isFile: boolean;
@@ -75,8 +77,8 @@ interface Entry {
   unreadable?: boolean;
 }
 
-/** Directory entries with symlinks followed; a missing folder reads as empty. */
-function list(dir: string): Entry[] | null {
+/** Directory entries with symlinks followed; null for a missing folder. */
+export function listFolder(dir: string): FolderEntry[] | null {
   let dirents: fs.Dirent[];
   try {
     dirents = fs.readdirSync(dir, { withFileTypes: true });
@@ -104,6 +106,7 @@ const isDeclaration = (name: string) => /\.d\.[mc]?ts$/.test(name);
 
 export function scan(input: ScanInput): ScanResult {
   const { root } = input;
+  const list = input.list ?? listFolder;
   const extensions = new Set(input.extensions);
   const agents: AgentFolder[] = [];
   const diagnostics: Diagnostic[] = [];
@@ -117,7 +120,7 @@ export function scan(input: ScanInput): ScanResult {
       diagnostic('NAME_NOT_UTF8', agent, shown, `The ${what} ${q(shown)} has a name that is not valid UTF-8, so it cannot be imported; rename it.`),
     );
   };
-  const reportUnreadableDirs = (agent: string | null, shownParent: string, entries: Entry[]): void => {
+  const reportUnreadableDirs = (agent: string | null, shownParent: string, entries: readonly FolderEntry[]): void => {
     for (const e of entries) if (e.unreadable && e.isDir && !isHidden(e.name)) unreadable(agent, `${relativeTo(root, path.join(shownParent, e.name))}/`, 'agent folder');
   };
 
@@ -282,7 +285,7 @@ export function scan(input: ScanInput): ScanResult {
  * Visible sub-folders, real ones before symlinks: when a link and a folder reach the same real
  * folder, the folder's own name becomes the key.
  */
-function sortedDirs(entries: Entry[]): Entry[] {
+function sortedDirs(entries: readonly FolderEntry[]): FolderEntry[] {
   return entries.filter((e) => e.isDir && !isHidden(e.name) && !e.unreadable).sort((a, b) => Number(a.isLink) - Number(b.isLink) || byCodeUnit(a.name, b.name));
 }
 

@@ -3,7 +3,8 @@
  * A cold build spends most of its own time reading and reading into 10,000 small files, and V8 runs
  * that code before it has warmed up; a stat per file is a fraction of it (measured in bench/).
  *
- * A reading is reused only when the file's size and modification time are what they were, the
+ * A reading is reused only when the file's size and modification time are what they were (a folder's
+ * listing when the folder's are: adding, deleting or renaming an entry changes them), the
  * readers are the very same code (the stamps of this package's manifest, its reader modules and
  * oxc-parser's entry), and the file was not modified in the last few seconds before it was
  * kept: a file system stamps times in ticks (ext4 in jiffies, FAT in 2 s), so a second edit within
@@ -18,7 +19,8 @@ import { fileURLToPath } from 'node:url';
 import type { ConfigAnalysis } from '../core/analyze-config.js';
 import { toPosix } from '../core/scan.js';
 
-export type ReadingKind = 'config' | 'scorer';
+/** A config's or scorer file's static reading, or a folder's listing (scan.ts `listFolder`). */
+export type ReadingKind = 'config' | 'scorer' | 'folder';
 /** A reading and the file's `size:mtimeMs` when it was read. */
 export interface Reading {
   stamp: string;
@@ -27,7 +29,7 @@ export interface Reading {
 }
 
 /** Files modified this recently (ms) are read again next time. */
-const RACY_MS = 3000;
+export const RACY_MS = 3000;
 const FORMAT = 1;
 /** The modules whose code decides a reading, beside this package's version. */
 const READERS = ['analyze-config.js', 'analyze-scorer.js', 'ast.js', 'light-parse.js', 'skeleton.js', 'codes.js'];
@@ -61,7 +63,8 @@ const decode = (kind: ReadingKind, value: unknown): unknown =>
   kind === 'config' ? { ...(value as object), sampling: new Map((value as { sampling: Array<[string, unknown]> }).sampling) } : value;
 
 export const readingKey = (kind: ReadingKind, file: string): string => `${kind}\0${file}`;
-const mtimeOf = (stamp: string): number => Number(stamp.slice(stamp.indexOf(':') + 1));
+/** Stamps are `size:mtimeMs` for files, `size:mtimeMs:ino` for folders. */
+const mtimeOf = (stamp: string): number => parseFloat(stamp.slice(stamp.indexOf(':') + 1));
 /** Root and a relative POSIX path, as scan.ts joins them (a concatenation on POSIX systems). */
 const under = (root: string, relative: string): string =>
   path.sep === '/' && !relative.startsWith('../') ? `${root === '/' ? '' : root}/${relative}` : path.join(root, relative);
@@ -81,7 +84,7 @@ export function loadReadings(file: string, root: string): Map<string, Reading> {
   try {
     for (const entry of data.entries as Stored[]) {
       const [kind, relative, stamp, index] = entry;
-      if ((kind !== 'config' && kind !== 'scorer') || typeof relative !== 'string' || typeof stamp !== 'string') return new Map();
+      if ((kind !== 'config' && kind !== 'scorer' && kind !== 'folder') || typeof relative !== 'string' || typeof stamp !== 'string') return new Map();
       if (!Number.isInteger(index) || index < 0 || index >= values.length || values[index] === null || typeof values[index] !== 'object') return new Map();
       // Shared by the files that read alike; readers never mutate a reading.
       const id = `${kind}${index}`;

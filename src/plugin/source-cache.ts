@@ -5,7 +5,8 @@
  */
 import fs from 'node:fs';
 import { analysersFor, type Analysers } from '../core/plan.js';
-import { loadReadings, readingKey, saveReadings, type Reading, type ReadingKind } from './reading-store.js';
+import { listFolder, type FolderEntry } from '../core/scan.js';
+import { loadReadings, RACY_MS, readingKey, saveReadings, type Reading, type ReadingKind } from './reading-store.js';
 
 export function createSourceCache() {
   const known = new Set<string>();
@@ -41,7 +42,34 @@ export function createSourceCache() {
   /** The static reading of configs and scorer files, memoised while caching is on. */
   const analysers: Analysers = { config: memo('config', raw.config), scorer: memo('scorer', raw.scorer) };
 
+  /**
+   * A folder's listing, from the store while the folder's stamp holds (a stat instead of a readdir, which
+   * costs ~20 µs a folder, 40 ms at 1,000 agents). Kept only when it can be trusted later: no entry is a
+   * symlink (its target can change behind an unchanged folder) or an unreadable name, and the folder
+   * was not modified in the last seconds. Never kept in memory: a dev server's rescans list afresh.
+   */
+  function list(dir: string): readonly FolderEntry[] | null {
+    if (store === null) return listFolder(dir);
+    const stat = fs.statSync(dir, { throwIfNoEntry: false });
+    if (!stat?.isDirectory()) return listFolder(dir);
+    const stamp = `${stat.size}:${stat.mtimeMs}:${stat.ino}`;
+    const key = readingKey('folder', dir);
+    const kept = (stored ??= loadReadings(store.file, store.root)).get(key);
+    if (kept !== undefined && kept.stamp === stamp) {
+      used.set(key, kept);
+      return kept.value as FolderEntry[];
+    }
+    changed = true;
+    const entries = listFolder(dir);
+    if (entries !== null && stat.mtimeMs <= Date.now() - RACY_MS && !entries.some((e) => e.isLink || e.unreadable)) {
+      used.set(key, { stamp, mtimeMs: stat.mtimeMs, value: entries });
+    }
+    return entries;
+  }
+
   return {
+    /** Lists folders for the scan, from the store where it holds them. */
+    list,
     /** In-memory caching pays only when files are read again: dev servers and watch mode. */
     setCaching(on: boolean): void {
       enabled = on;

@@ -19,7 +19,7 @@ export const resolveOptions = (checked: CheckedOptions, hostRoot: string | undef
 
 /** Discovery and static reading of the whole tree, with the effective diagnostic levels; the readings kept for next time. */
 export function planTree(options: ResolvedOptions, sources: ReturnType<typeof createSourceCache>): Plan {
-  const scanned = scan({ root: options.root, agentsDirs: options.agentsDirs, extensions: options.extensions, isExcluded: options.isExcluded });
+  const scanned = scan({ root: options.root, agentsDirs: options.agentsDirs, extensions: options.extensions, isExcluded: options.isExcluded, list: sources.list });
   const planned = plan(scanned, sources.analysers, options.levels);
   sources.flush();
   return planned;

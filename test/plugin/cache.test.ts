@@ -72,6 +72,23 @@ describe.each(HOSTS)('readings kept between builds on %s', (host) => {
     expect(manifestOf(dir)).toEqual(firstManifest);
     expect(JSON.stringify(await second.load().then((m) => m.registry))).toBe(firstRegistry);
     expect(fs.statSync(store).mtimeMs).toBe(storeTime); // nothing changed, nothing written
+    expect(files).toContain('folder src/mastra/agents/weather/scorers');
+
+    // Folders: a listing is reused while the folder's time holds (the proof: a file slipped in with the
+    // folder's old time set back is not seen); adding a file moves the time, and the file is found.
+    const scorersDir = path.join(dir, 'src/mastra/agents/weather/scorers');
+    const hidden = `export default { id: 'fresh', run: async () => ({ score: 1 }) };\n`;
+    fs.writeFileSync(path.join(scorersDir, 'fresh.ts'), hidden);
+    fs.utimesSync(scorersDir, HOUR_AGO, HOUR_AGO);
+    expect((await build(host, 'basic', { dir, pluginOptions: OPTIONS })).code).toBe(0);
+    expect(Object.keys(manifestOf(dir).agents.weather.scorers)).not.toContain('fresh');
+    fs.utimesSync(scorersDir, new Date(), new Date());
+    expect((await build(host, 'basic', { dir, pluginOptions: OPTIONS })).code).toBe(0);
+    expect(Object.keys(manifestOf(dir).agents.weather.scorers)).toContain('fresh');
+    fs.rmSync(path.join(scorersDir, 'fresh.ts'));
+    expect((await build(host, 'basic', { dir, pluginOptions: OPTIONS })).code).toBe(0);
+    expect(Object.keys(manifestOf(dir).agents.weather.scorers)).not.toContain('fresh');
+    fs.utimesSync(scorersDir, HOUR_AGO, HOUR_AGO);
 
     // Proof that the reading came from the store: the same size and the old time read as the same file.
     const tone = path.join(dir, TONE);
@@ -88,6 +105,7 @@ describe.each(HOSTS)('readings kept between builds on %s', (host) => {
     const afterEdit = JSON.parse(fs.readFileSync(store, 'utf8')) as typeof kept;
     expect(afterEdit.entries.map(([, file]) => file)).not.toContain(TONE);
     expect(afterEdit.entries.length).toBe(kept.entries.length - 1);
+    expect(afterEdit.entries.map(([kind, file]) => `${kind} ${file}`)).toContain('folder src/mastra/agents/weather/scorers');
 
     fs.writeFileSync(tone, 'export default 42;\n');
     const broken = await build(host, 'basic', { dir, pluginOptions: OPTIONS });
