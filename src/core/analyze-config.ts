@@ -12,6 +12,7 @@ import {
   isProtoSetter,
   lookupProperty,
   NeedsFullParse,
+  ParserUnavailable,
   parseModule,
   propertyKey,
   resolveTopLevel,
@@ -133,13 +134,15 @@ export function analyzeConfig(source: string, filename: string, skeleton = true)
       // its syntax error.
       if (scope.checked || (quick.kind !== 'none' && quick.problems.length === 0)) return quick;
     } catch (error) {
+      if (error instanceof ParserUnavailable) throw error;
       if (!(error instanceof NeedsFullParse)) return analysis('unknown');
     }
   }
   try {
     const scope = parseModule(source, filename, false);
     return scope === null ? analysis('unknown') : readConfig(scope);
-  } catch {
+  } catch (error) {
+    if (error instanceof ParserUnavailable) throw error;
     return analysis('unknown');
   }
 }

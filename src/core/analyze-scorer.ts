@@ -12,6 +12,7 @@ import {
   isReferencedAtMost,
   lookupProperty,
   NeedsFullParse,
+  ParserUnavailable,
   parseModule,
   resolveTopLevel,
   unwrap,
@@ -70,12 +71,14 @@ export function analyzeScorer(source: string, filename: string, skeleton = true)
       // whose build fails in the host anyway.
       if (quick.checked || (quick.analysis.hasDefault && quick.analysis.problem === null)) return quick.analysis;
     } catch (error) {
+      if (error instanceof ParserUnavailable) throw error;
       if (!(error instanceof NeedsFullParse)) return unknownExport();
     }
   }
   try {
     return read(source, filename, false)?.analysis ?? unknownExport();
-  } catch {
+  } catch (error) {
+    if (error instanceof ParserUnavailable) throw error;
     return unknownExport();
   }
 }

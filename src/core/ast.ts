@@ -81,10 +81,26 @@ let oxc: { parseSync: Oxc['parseSync']; options: object } | null = null;
  */
 function parser(): NonNullable<typeof oxc> {
   if (oxc === null) {
-    const loaded = createRequire(import.meta.url)('oxc-parser') as Oxc;
+    let loaded: Oxc;
+    try {
+      loaded = createRequire(import.meta.url)('oxc-parser') as Oxc;
+    } catch (error) {
+      throw new ParserUnavailable(error);
+    }
     oxc = { parseSync: loaded.parseSync, options: loaded.rawTransferSupported() ? { experimentalRawTransfer: true } : {} };
   }
   return oxc;
+}
+
+/**
+ * oxc-parser could not be loaded (a missing native binding, say): never read as "not evident", which
+ * would silently drop build-time checks; the readers let it through and the build fails with it.
+ */
+export class ParserUnavailable extends Error {
+  constructor(cause: unknown) {
+    super(`agent-scorers: cannot load oxc-parser (${cause instanceof Error ? cause.message : String(cause)}); reinstall dependencies.`, { cause });
+    this.name = 'ParserUnavailable';
+  }
 }
 
 function parseText(text: string, source: string, filename: string, lang: ParserLang, partial: boolean): ModuleScope | null {

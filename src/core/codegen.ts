@@ -11,6 +11,10 @@ export const VIRTUAL_ID = 'virtual:agent-scorers';
 export const RESOLVED_ID = `\0${VIRTUAL_ID}`;
 const AGENT_PREFIX = `${VIRTUAL_ID}/`;
 const RESOLVED_AGENT_PREFIX = `${RESOLVED_ID}:agent:`;
+/** A build's records shared by its registry and per-agent modules (`defineAgentOnce`); outside the agent key space. */
+export const ONCE_ID = `${VIRTUAL_ID}:once`;
+export const RESOLVED_ONCE_ID = `\0${ONCE_ID}`;
+export const ONCE_MODULE = 'export default new Map();\n';
 
 export const lit = (value: string): string => JSON.stringify(value);
 
@@ -30,7 +34,7 @@ export const resolvedAgentId = (agentKey: string): string => RESOLVED_AGENT_PREF
 export const agentKeyOfResolvedId = (id: string): string | null =>
   id.startsWith(RESOLVED_AGENT_PREFIX) ? unescapeKey(id.slice(RESOLVED_AGENT_PREFIX.length)) : null;
 
-export const isOurId = (id: string): boolean => id === RESOLVED_ID || id.startsWith(RESOLVED_AGENT_PREFIX);
+export const isOurId = (id: string): boolean => id === RESOLVED_ID || id.startsWith(RESOLVED_AGENT_PREFIX) || id === RESOLVED_ONCE_ID;
 
 /**
  * One agent's imports and the expression that builds its record. Files the build knows to be
@@ -54,8 +58,12 @@ function agentParts(agent: AgentPlan, specifier: (file: string) => string, prefi
   });
   const set = Object.keys(levels).length > 0 ? `,${JSON.stringify(levels)}` : '';
   const config = (agent.importConfig ? `${prefix}c,${lit(folder.config!)}` : `void 0,""`) + set;
-  return { imports, value: `${define}(${lit(folder.key)},${lit(folder.dir)},[${entries.join(',')}],${config})` };
+  const once = define === 'defineAgentOnce' ? 'once,' : '';
+  return { imports, value: `${define}(${once}${lit(folder.key)},${lit(folder.dir)},[${entries.join(',')}],${config})` };
 }
+
+/** The import of the bundle's shared records, for modules that build theirs with `defineAgentOnce`. */
+const onceImport = (define: Define): string[] => (define === 'defineAgentOnce' ? [`import once from ${lit(ONCE_ID)};`] : []);
 
 /** The helper that builds a record: `defineAgentOnce` where a build has the same agent in two modules. */
 type Define = 'defineAgent' | 'defineAgentOnce';
@@ -69,7 +77,7 @@ export function agentModule(
   define: Define = 'defineAgent',
 ): string {
   const { imports, value } = agentParts(agent, specifier, '', levels, define);
-  return `${[`import { ${define} } from ${lit(helper)};`, ...imports, `export default ${value};`].join('\n')}\n`;
+  return `${[`import { ${define} } from ${lit(helper)};`, ...onceImport(define), ...imports, `export default ${value};`].join('\n')}\n`;
 }
 
 /** How the registry module reaches each agent's record. */
@@ -93,7 +101,7 @@ export function registryModule(planned: Plan, helper: string, mode: RegistryMode
   const inline = mode.kind !== 'virtual';
   const lines = mode.kind === 'file' ? [...mode.header] : [];
   const define: Define = mode.kind === 'inline' ? 'defineAgentOnce' : 'defineAgent';
-  lines.push(`import { ${inline ? `${define}, ` : ''}defineRegistry, createResolver } from ${lit(helper)};`);
+  lines.push(`import { ${inline ? `${define}, ` : ''}defineRegistry, createResolver } from ${lit(helper)};`, ...(inline ? onceImport(define) : []));
   const values: string[] = [];
   const pairs: string[] = [];
   const named: string[] = [];

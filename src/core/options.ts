@@ -39,8 +39,8 @@ export interface Options {
    * Keep each file's static reading (and each folder's listing) between processes, so the next build
    * re-reads only files and folders whose size or modification time changed: `true` keeps it under Vite's `cacheDir` (else the nearest
    * `node_modules/.cache/agent-scorers/`), a string is a folder (relative to `root`), `false` keeps
-   * nothing. Files modified in the last few seconds are never kept (their time may not move on a
-   * quick second edit). Default `true`.
+   * nothing. A file read within a few seconds of its last modification is never kept (its time may
+   * not move on a quick second edit). Default `true`.
    */
   cache?: boolean | string;
 }

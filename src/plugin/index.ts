@@ -9,8 +9,11 @@ import {
   agentKeyOfSpecifier,
   agentModule,
   isOurId,
+  ONCE_ID,
+  ONCE_MODULE,
   registryModule,
   RESOLVED_ID,
+  RESOLVED_ONCE_ID,
   resolvedAgentId,
   VIRTUAL_ID,
 } from '../core/codegen.js';
@@ -206,6 +209,7 @@ export function agentScorers(userOptions?: Options) {
       filter: { id: /^virtual:agent-scorers|^\/[^@]|^[A-Za-z]:[\\/]/ },
       handler(source: string, importer: string | undefined) {
         if (source === VIRTUAL_ID) return RESOLVED_ID;
+        if (source === ONCE_ID) return RESOLVED_ONCE_ID;
         const agentKey = agentKeyOfSpecifier(source);
         if (agentKey !== null) return resolvedAgentId(agentKey);
         // Our own static imports point at files we just found; skip the host's lookup.
@@ -218,6 +222,7 @@ export function agentScorers(userOptions?: Options) {
       filter: { id: ID_FILTER },
       handler(this: Context, id: string) {
         if (!isOurId(id)) return null;
+        if (id === RESOLVED_ONCE_ID) return { code: ONCE_MODULE, moduleType: 'js' };
         loadedThisBuild = true;
         const planned = currentPlan();
         if (watching && !watchedThisBuild) {

@@ -3,12 +3,13 @@
  * A cold build spends most of its own time reading and reading into 10,000 small files, and V8 runs
  * that code before it has warmed up; a stat per file is a fraction of it (measured in bench/).
  *
- * A reading is reused only when the file's size and modification time are what they were (a folder's
- * listing when the folder's are: adding, deleting or renaming an entry changes them), the
+ * A reading is reused only when the file's stamp (size, modification and change times, device and
+ * inode: source-cache.ts) is what it was (a folder's listing when the folder's is: adding, deleting or
+ * renaming an entry changes it), the
  * readers are the very same code (the stamps of this package's manifest, its reader modules and
- * oxc-parser's entry), and the file was not modified in the last few seconds before it was
- * kept: a file system stamps times in ticks (ext4 in jiffies, FAT in 2 s), so a second edit within
- * one tick that keeps the size would otherwise go unseen (git calls this "racily clean").
+ * oxc-parser's entry), and the file was not read within a few seconds of its last modification: a
+ * file system stamps times in ticks (ext4 in jiffies, FAT in 2 s), so a second edit within one tick
+ * that keeps the size would otherwise go unseen (git calls this "racily clean").
  *
  * Never in the way: a missing, unreadable, corrupt or foreign file is an empty store, and a failed
  * write is ignored (read-only checkouts, sandboxed CI).
@@ -21,18 +22,19 @@ import { toPosix } from '../core/scan.js';
 
 /** A config's or scorer file's static reading, or a folder's listing (scan.ts `listFolder`). */
 export type ReadingKind = 'config' | 'scorer' | 'folder';
-/** A reading and the file's `size:mtimeMs` when it was read. */
+/** A reading and the file's stamp when it was read. */
 export interface Reading {
   stamp: string;
-  mtimeMs: number;
   value: unknown;
+  /** The file was modified within RACY_MS before it was read: used in this process, never stored. */
+  racy?: boolean;
 }
 
 /** Files modified this recently (ms) are read again next time. */
 export const RACY_MS = 3000;
 const FORMAT = 1;
 /** The modules whose code decides a reading, beside this package's version. */
-const READERS = ['analyze-config.js', 'analyze-scorer.js', 'ast.js', 'light-parse.js', 'skeleton.js', 'codes.js'];
+const READERS = ['analyze-config.js', 'analyze-scorer.js', 'ast.js', 'light-parse.js', 'skeleton.js', 'codes.js', 'scan.js'];
 
 let readersVersion: string | null = null;
 /** Computed once per process, and only when a store is used: stamps of the code that reads. */
@@ -62,12 +64,19 @@ const encode = (kind: ReadingKind, value: unknown): unknown =>
 const decode = (kind: ReadingKind, value: unknown): unknown =>
   kind === 'config' ? { ...(value as object), sampling: new Map((value as { sampling: Array<[string, unknown]> }).sampling) } : value;
 
-export const readingKey = (kind: ReadingKind, file: string): string => `${kind}\0${file}`;
-/** Stamps are `size:mtimeMs` for files, `size:mtimeMs:ino` for folders. */
-const mtimeOf = (stamp: string): number => parseFloat(stamp.slice(stamp.indexOf(':') + 1));
-/** Root and a relative POSIX path, as scan.ts joins them (a concatenation on POSIX systems). */
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object';
+/** The shape each kind has, so a file that is JSON but not ours is refused rather than crashing a build later. */
+const WELL_FORMED: Record<ReadingKind, (v: unknown) => boolean> = {
+  scorer: (v) => isObject(v) && typeof v.hasDefault === 'boolean' && isObject(v.sampling) && typeof v.sampling.kind === 'string' && typeof v.shape === 'string' && (v.problem === null || isObject(v.problem)),
+  config: (v) => isObject(v) && typeof v.kind === 'string' && Array.isArray(v.keys) && v.keys.every((k) => typeof k === 'string') && typeof v.open === 'boolean' && v.sampling instanceof Map && Array.isArray(v.problems),
+  folder: (v) => Array.isArray(v) && v.every((e) => isObject(e) && typeof e.name === 'string' && typeof e.isDir === 'boolean' && typeof e.isFile === 'boolean'),
+};
+
+/** POSIX paths on every system: scan hands folders over in the system's form, files in POSIX form. */
+export const readingKey = (kind: ReadingKind, file: string): string => `${kind}\0${toPosix(file)}`;
+/** Root and a relative POSIX path, in POSIX form (a concatenation on POSIX systems). */
 const under = (root: string, relative: string): string =>
-  path.sep === '/' && !relative.startsWith('../') ? `${root === '/' ? '' : root}/${relative}` : path.join(root, relative);
+  path.sep === '/' && !relative.startsWith('../') ? `${root === '/' ? '' : root}/${relative}` : path.posix.join(toPosix(root), relative);
 
 /** The readings kept in `file` for files under `root`, by `readingKey`; empty when there are none to trust. */
 export function loadReadings(file: string, root: string): Map<string, Reading> {
@@ -89,8 +98,11 @@ export function loadReadings(file: string, root: string): Map<string, Reading> {
       // Shared by the files that read alike; readers never mutate a reading.
       const id = `${kind}${index}`;
       let value = decoded.get(id);
-      if (value === undefined) decoded.set(id, (value = decode(kind, values[index])));
-      readings.set(readingKey(kind, under(root, relative)), { stamp, mtimeMs: mtimeOf(stamp), value });
+      if (value === undefined) {
+        decoded.set(id, (value = decode(kind, values[index])));
+        if (!WELL_FORMED[kind](value)) return new Map();
+      }
+      readings.set(readingKey(kind, under(root, relative)), { stamp, value });
     }
   } catch {
     return new Map(); // not what this version writes
@@ -99,12 +111,12 @@ export function loadReadings(file: string, root: string): Map<string, Reading> {
 }
 
 /** Writes the readings (atomically: a temp file renamed over the old one), leaving out racy ones. */
-export function saveReadings(file: string, root: string, readings: Map<string, Reading>, now = Date.now()): void {
+export function saveReadings(file: string, root: string, readings: Map<string, Reading>): void {
   const entries: Stored[] = [];
   const values: string[] = [];
   const indexOf = new Map<string, number>();
   for (const [key, reading] of readings) {
-    if (reading.mtimeMs > now - RACY_MS) continue;
+    if (reading.racy) continue;
     const cut = key.indexOf('\0');
     const kind = key.slice(0, cut) as ReadingKind;
     const json = JSON.stringify(encode(kind, reading.value));
@@ -113,7 +125,7 @@ export function saveReadings(file: string, root: string, readings: Map<string, R
       indexOf.set(json, (index = values.length));
       values.push(json);
     }
-    entries.push([kind, toPosix(path.relative(root, key.slice(cut + 1))), reading.stamp, index]);
+    entries.push([kind, path.posix.relative(toPosix(root), key.slice(cut + 1)), reading.stamp, index]);
   }
   // Nothing to keep (every file fresh, or none left): no file, rather than an empty one per tree.
   if (entries.length === 0) return void remove(file);
@@ -142,9 +154,13 @@ function remove(file: string): void {
  */
 export function defaultReadingsFolder(root: string): string | null {
   for (let dir = root; ; ) {
-    if (fs.statSync(path.join(dir, 'node_modules'), { throwIfNoEntry: false })?.isDirectory()) {
-      return path.join(dir, 'node_modules', '.cache', 'agent-scorers');
+    let found = false;
+    try {
+      found = fs.statSync(path.join(dir, 'node_modules'), { throwIfNoEntry: false })?.isDirectory() === true;
+    } catch {
+      // unreadable (EACCES, ELOOP): look further up
     }
+    if (found) return path.join(dir, 'node_modules', '.cache', 'agent-scorers');
     const parent = path.dirname(dir);
     if (parent === dir) return null;
     dir = parent;

@@ -8,6 +8,13 @@ import { analysersFor, type Analysers } from '../core/plan.js';
 import { listFolder, type FolderEntry } from '../core/scan.js';
 import { loadReadings, RACY_MS, readingKey, saveReadings, type Reading, type ReadingKind } from './reading-store.js';
 
+/**
+ * What must hold for a reading to be reused: size and modification time, and the change time and
+ * inode, which no tool sets back (`touch -r`, `cp -p`, `tar -x` and `mv` of another file keep or copy an
+ * mtime, not these).
+ */
+const fileStamp = (stat: fs.Stats): string => `${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}:${stat.dev}:${stat.ino}`;
+
 export function createSourceCache() {
   const known = new Set<string>();
   const cache = new Map<string, Reading>();
@@ -23,13 +30,14 @@ export function createSourceCache() {
   function memo<T>(kind: ReadingKind, compute: (p: string) => T): (p: string) => T {
     return (p) => {
       if (!enabled && store === null) return compute(p);
+      const readAt = Date.now();
       const stat = fs.statSync(p);
-      const stamp = `${stat.size}:${stat.mtimeMs}`;
+      const stamp = fileStamp(stat);
       const key = readingKey(kind, p);
       let reading = cache.get(key);
       if (reading === undefined && store !== null) reading = (stored ??= loadReadings(store.file, store.root)).get(key);
       if (reading === undefined || reading.stamp !== stamp) {
-        reading = { stamp, mtimeMs: stat.mtimeMs, value: compute(p) };
+        reading = { stamp, value: compute(p), racy: stat.mtimeMs > readAt - RACY_MS };
         changed = true;
       }
       if (enabled) cache.set(key, reading);
@@ -46,13 +54,14 @@ export function createSourceCache() {
    * A folder's listing, from the store while the folder's stamp holds (a stat instead of a readdir, which
    * costs ~20 µs a folder, 40 ms at 1,000 agents). Kept only when it can be trusted later: no entry is a
    * symlink (its target can change behind an unchanged folder) or an unreadable name, and the folder
-   * was not modified in the last seconds. Never kept in memory: a dev server's rescans list afresh.
+   * was not read within seconds of its last modification. Never kept in memory: a dev server's rescans list afresh.
    */
   function list(dir: string): readonly FolderEntry[] | null {
     if (store === null) return listFolder(dir);
+    const readAt = Date.now();
     const stat = fs.statSync(dir, { throwIfNoEntry: false });
     if (!stat?.isDirectory()) return listFolder(dir);
-    const stamp = `${stat.size}:${stat.mtimeMs}:${stat.ino}`;
+    const stamp = fileStamp(stat);
     const key = readingKey('folder', dir);
     const kept = (stored ??= loadReadings(store.file, store.root)).get(key);
     if (kept !== undefined && kept.stamp === stamp) {
@@ -61,8 +70,8 @@ export function createSourceCache() {
     }
     changed = true;
     const entries = listFolder(dir);
-    if (entries !== null && stat.mtimeMs <= Date.now() - RACY_MS && !entries.some((e) => e.isLink || e.unreadable)) {
-      used.set(key, { stamp, mtimeMs: stat.mtimeMs, value: entries });
+    if (entries !== null && stat.mtimeMs <= readAt - RACY_MS && !entries.some((e) => e.isLink || e.unreadable)) {
+      used.set(key, { stamp, value: entries });
     }
     return entries;
   }

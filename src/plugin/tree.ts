@@ -27,8 +27,10 @@ export function planTree(options: ResolvedOptions, sources: ReturnType<typeof cr
 
 /**
  * The file that keeps this tree's readings between processes (option `cache`), or null: one per root,
- * set of agents folders and version of the readers, so two projects, two configurations of one root, or two builds of
- * this package (`npm run bench -- --compare`), do not overwrite each other's.
+ * set of agents folders and version of the readers, so two projects, two sets of agents folders in one
+ * root, or two builds of this package (`npm run bench -- --compare`), do not overwrite each other's.
+ * (Configurations differing only in `extensions` or `exclude` share one: readings do not depend on them,
+ * only which files are read.)
  */
 export function readingsFile(options: ResolvedOptions, hostCacheDir?: string): string | null {
   if (options.cache === false) return null;

@@ -273,17 +273,16 @@ export function defineAgent(
   return merge(agent, scorersDir, withPaths, configScorers, configFile, report);
 }
 
-const defined = new Map<string, ResolvedScorers>();
-
 /**
  * `defineAgent` once per agent key and bundle. A build inlines every agent in the registry module
- * and also has a module per agent for `virtual:agent-scorers/<agent>`; both call this, so a bundle
- * importing both gets the very same record. Not for dev servers, where a re-evaluated module must
- * build its record afresh.
+ * and also has a module per agent for `virtual:agent-scorers/<agent>`; both call this with the
+ * bundle's own `records` (the default export of a tiny generated module, so one per bundle even when
+ * this helper is shared by several bundles in one process), so a bundle importing both gets the very
+ * same record. Not for dev servers, where a re-evaluated module must build its record afresh.
  */
-export function defineAgentOnce(...args: Parameters<typeof defineAgent>): ResolvedScorers {
-  let record = defined.get(args[0]);
-  if (record === undefined) defined.set(args[0], (record = defineAgent(...args)));
+export function defineAgentOnce(records: Map<string, ResolvedScorers>, ...args: Parameters<typeof defineAgent>): ResolvedScorers {
+  let record = records.get(args[0]);
+  if (record === undefined) records.set(args[0], (record = defineAgent(...args)));
   return record;
 }
 

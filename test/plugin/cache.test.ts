@@ -12,6 +12,9 @@ import { build, count, DIST, HOSTS, prepare, run, type Host } from '../helpers/h
 const TONE = 'src/mastra/agents/weather/scorers/tone.ts';
 const COLLISION = '[SCORER_KEY_COLLISION] Agent "weather": scorer "relevance"';
 const HOUR_AGO = new Date(Date.now() - 3600_000);
+const IN_AN_HOUR = new Date(Date.now() + 3600_000);
+/** A store entry: kind, root-relative path, stamp, index into `values`. */
+type Stored = [string, string, string, number];
 
 /** Every file and folder under `dir` modified an hour ago, as in a checkout that is not being edited. */
 function age(dir: string, when = HOUR_AGO): void {
@@ -57,7 +60,7 @@ describe.each(HOSTS)('readings kept between builds on %s', (host) => {
     expect(count(first.output, COLLISION)).toBe(1);
     const [store, ...others] = storeFiles(dir, host);
     expect(others).toEqual([]);
-    const kept = JSON.parse(fs.readFileSync(store, 'utf8')) as { entries: Array<[string, string, string, number]> };
+    const kept = JSON.parse(fs.readFileSync(store, 'utf8')) as { entries: Stored[] };
     const files = kept.entries.map(([kind, file]) => `${kind} ${file}`);
     expect(files).toContain(`scorer ${TONE}`);
     expect(files).toContain('config src/mastra/agents/weather/config.ts');
@@ -74,38 +77,50 @@ describe.each(HOSTS)('readings kept between builds on %s', (host) => {
     expect(fs.statSync(store).mtimeMs).toBe(storeTime); // nothing changed, nothing written
     expect(files).toContain('folder src/mastra/agents/weather/scorers');
 
-    // Folders: a listing is reused while the folder's time holds (the proof: a file slipped in with the
-    // folder's old time set back is not seen); adding a file moves the time, and the file is found.
-    const scorersDir = path.join(dir, 'src/mastra/agents/weather/scorers');
-    const hidden = `export default { id: 'fresh', run: async () => ({ score: 1 }) };\n`;
-    fs.writeFileSync(path.join(scorersDir, 'fresh.ts'), hidden);
-    fs.utimesSync(scorersDir, HOUR_AGO, HOUR_AGO);
+    // Proof that a build reads from the store: a reading tampered with in the store is what it uses.
+    const tamper = (change: (values: unknown[], entries: Stored[]) => void) => {
+      const data = JSON.parse(fs.readFileSync(store, 'utf8')) as { values: unknown[]; entries: Stored[] };
+      change(data.values, data.entries);
+      fs.writeFileSync(store, JSON.stringify(data));
+    };
+    const entryOf = (entries: Stored[], kind: string, file: string) => entries.find((e) => e[0] === kind && e[1] === file)!;
+    tamper((values, entries) => {
+      values.push({ hasDefault: true, problem: null, sampling: { kind: 'valid', value: { type: 'ratio', rate: 0.9 } }, shape: 'entry' });
+      entryOf(entries, 'scorer', TONE)[3] = values.length - 1;
+    });
     expect((await build(host, 'basic', { dir, pluginOptions: OPTIONS })).code).toBe(0);
-    expect(Object.keys(manifestOf(dir).agents.weather.scorers)).not.toContain('fresh');
-    fs.utimesSync(scorersDir, new Date(), new Date());
+    expect(manifestOf(dir).agents.weather.scorers.tone.sampling).toEqual({ type: 'ratio', rate: 0.9 });
+    const SCORERS = 'src/mastra/agents/weather/scorers';
+    tamper((values, entries) => {
+      const listing = entryOf(entries, 'folder', SCORERS);
+      values.push((values[listing[3]] as Array<{ name: string }>).filter((e) => e.name !== 'accuracy.js'));
+      listing[3] = values.length - 1;
+    });
     expect((await build(host, 'basic', { dir, pluginOptions: OPTIONS })).code).toBe(0);
-    expect(Object.keys(manifestOf(dir).agents.weather.scorers)).toContain('fresh');
-    fs.rmSync(path.join(scorersDir, 'fresh.ts'));
-    expect((await build(host, 'basic', { dir, pluginOptions: OPTIONS })).code).toBe(0);
-    expect(Object.keys(manifestOf(dir).agents.weather.scorers)).not.toContain('fresh');
-    fs.utimesSync(scorersDir, HOUR_AGO, HOUR_AGO);
+    expect(Object.keys(manifestOf(dir).agents.weather.scorers)).not.toContain('accuracy');
 
-    // Proof that the reading came from the store: the same size and the old time read as the same file.
+    // What changes a stamp is read again: touching the file (even setting its old time back, which
+    // moves its change time), adding a file to the folder.
     const tone = path.join(dir, TONE);
-    const source = fs.readFileSync(tone, 'utf8');
-    fs.writeFileSync(tone, source.replace('rate: 0.5', 'rate: 0.7'));
     fs.utimesSync(tone, HOUR_AGO, HOUR_AGO);
+    fs.writeFileSync(path.join(dir, SCORERS, 'fresh.ts'), `export default { id: 'fresh', run: async () => ({ score: 1 }) };\n`);
     expect((await build(host, 'basic', { dir, pluginOptions: OPTIONS })).code).toBe(0);
     expect(manifestOf(dir).agents.weather.scorers.tone.sampling).toEqual({ type: 'ratio', rate: 0.5 });
+    expect(Object.keys(manifestOf(dir).agents.weather.scorers)).toEqual(expect.arrayContaining(['accuracy', 'fresh']));
+    fs.rmSync(path.join(dir, SCORERS, 'fresh.ts'));
+    expect((await build(host, 'basic', { dir, pluginOptions: OPTIONS })).code).toBe(0);
+    expect(Object.keys(manifestOf(dir).agents.weather.scorers)).not.toContain('fresh');
 
-    // A real edit moves the time: read again, and (modified just now) not kept until it settles.
+    // An edit is read again; a file modified just before it was read is not kept (a time ahead of the
+    // clock stands for "just now", whatever the machine's load).
+    const source = fs.readFileSync(tone, 'utf8');
     fs.writeFileSync(tone, source.replace('rate: 0.5', 'rate: 0.7'));
+    fs.utimesSync(tone, IN_AN_HOUR, IN_AN_HOUR);
     expect((await build(host, 'basic', { dir, pluginOptions: OPTIONS })).code).toBe(0);
     expect(manifestOf(dir).agents.weather.scorers.tone.sampling).toEqual({ type: 'ratio', rate: 0.7 });
     const afterEdit = JSON.parse(fs.readFileSync(store, 'utf8')) as typeof kept;
     expect(afterEdit.entries.map(([, file]) => file)).not.toContain(TONE);
-    expect(afterEdit.entries.length).toBe(kept.entries.length - 1);
-    expect(afterEdit.entries.map(([kind, file]) => `${kind} ${file}`)).toContain('folder src/mastra/agents/weather/scorers');
+    expect(afterEdit.entries.map(([kind, file]) => `${kind} ${file}`)).toContain(`config src/mastra/agents/weather/config.ts`);
 
     fs.writeFileSync(tone, 'export default 42;\n');
     const broken = await build(host, 'basic', { dir, pluginOptions: OPTIONS });
@@ -144,12 +159,13 @@ test('cache: a folder keeps the store there (relative to root)', async () => {
 
 test('a project edited just now keeps nothing until its files settle', async () => {
   const dir = project('rolldown', { aged: false });
+  age(path.join(dir, 'src'), IN_AN_HOUR); // "just now", whatever the machine's load
   const result = await build('rolldown', 'basic', { dir, pluginOptions: OPTIONS });
   expect(result.code, result.output).toBe(0);
   expect(storeFiles(dir, 'rolldown')).toEqual([]);
 });
 
-/** The other adapters keep the same store: a stale reading after a same-size, same-time rewrite shows it was used. */
+/** The other adapters keep the same store: a reading tampered with in the store shows it is used. */
 describe('the esbuild plugin and agent-scorers generate keep readings too', () => {
   const TONE_APP = 'src/mastra/agents/weather/scorers/tone.ts';
   /** hosts-app, aged, with a package.json and node_modules (linked to this package) of its own. */
@@ -159,11 +175,14 @@ describe('the esbuild plugin and agent-scorers generate keep readings too', () =
     age(path.join(dir, 'src'));
     return dir;
   }
-  /** Rewrites tone.ts's rate with the same length and sets its old time back. */
-  function rewriteKeepingStamp(dir: string): void {
-    const tone = path.join(dir, TONE_APP);
-    fs.writeFileSync(tone, fs.readFileSync(tone, 'utf8').replace('rate: 0.5', 'rate: 0.7'));
-    fs.utimesSync(tone, HOUR_AGO, HOUR_AGO);
+  /** Points tone.ts's stored reading at a sampling of 0.9: a build that uses the store says 0.9. */
+  function tamperTone(dir: string): void {
+    const folder = store(dir);
+    const file = path.join(folder, fs.readdirSync(folder)[0]);
+    const data = JSON.parse(fs.readFileSync(file, 'utf8')) as { values: unknown[]; entries: Stored[] };
+    data.values.push({ hasDefault: true, problem: null, sampling: { kind: 'valid', value: { type: 'ratio', rate: 0.9 } }, shape: 'entry' });
+    data.entries.find((e) => e[0] === 'scorer' && e[1] === TONE_APP)![3] = data.values.length - 1;
+    fs.writeFileSync(file, JSON.stringify(data));
   }
   const store = (dir: string) => path.join(dir, 'node_modules/.cache/agent-scorers');
 
@@ -176,12 +195,12 @@ describe('the esbuild plugin and agent-scorers generate keep readings too', () =
     const sampling = () => JSON.parse(fs.readFileSync(path.join(dir, 'out/agent-scorers.manifest.json'), 'utf8')).agents.weather.scorers.tone.sampling;
     expect((await bundle()).errors).toEqual([]);
     expect(fs.readdirSync(store(dir))).toHaveLength(1);
-    rewriteKeepingStamp(dir);
+    tamperTone(dir);
+    expect((await bundle()).errors).toEqual([]);
+    expect(sampling()).toEqual({ type: 'ratio', rate: 0.9 });
+    fs.utimesSync(path.join(dir, TONE_APP), HOUR_AGO, HOUR_AGO); // a new stamp: read again
     expect((await bundle()).errors).toEqual([]);
     expect(sampling()).toEqual({ type: 'ratio', rate: 0.5 });
-    fs.utimesSync(path.join(dir, TONE_APP), new Date(), new Date());
-    expect((await bundle()).errors).toEqual([]);
-    expect(sampling()).toEqual({ type: 'ratio', rate: 0.7 });
   });
 
   test('agent-scorers generate', async () => {
@@ -190,12 +209,11 @@ describe('the esbuild plugin and agent-scorers generate keep readings too', () =
     const manifestOfGenerated = () => fs.readFileSync(path.join(dir, 'src/agent-scorers.gen.mjs'), 'utf8');
     expect((await generate()).code).toBe(0);
     expect(fs.readdirSync(store(dir))).toHaveLength(1);
-    rewriteKeepingStamp(dir);
-    fs.rmSync(path.join(dir, 'src/agent-scorers.gen.mjs'));
+    tamperTone(dir);
+    expect((await generate()).code).toBe(0);
+    expect(manifestOfGenerated()).toContain('\\"rate\\":0.9');
+    fs.utimesSync(path.join(dir, TONE_APP), HOUR_AGO, HOUR_AGO); // a new stamp: read again
     expect((await generate()).code).toBe(0);
     expect(manifestOfGenerated()).toContain('\\"rate\\":0.5');
-    fs.utimesSync(path.join(dir, TONE_APP), new Date(), new Date());
-    expect((await generate()).code).toBe(0);
-    expect(manifestOfGenerated()).toContain('\\"rate\\":0.7');
   });
 });
