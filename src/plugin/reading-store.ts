@@ -18,7 +18,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ConfigAnalysis } from '../core/analyze-config.js';
-import { toPosix } from '../core/scan.js';
+import { relativeTo, toPosix } from '../core/scan.js';
 
 /** A config's or scorer file's static reading, or a folder's listing (scan.ts `listFolder`). */
 export type ReadingKind = 'config' | 'scorer' | 'folder';
@@ -30,8 +30,10 @@ export interface Reading {
   racy?: boolean;
 }
 
-/** Files modified this recently (ms) are read again next time. */
-export const RACY_MS = 3000;
+/** Files read this soon (ms) after their last modification are read again next time. */
+const RACY_MS = 3000;
+/** Read within RACY_MS of its last modification: a second edit in the same tick could still follow unseen. */
+export const isRacy = (stat: { mtimeMs: number }, readAt: number): boolean => stat.mtimeMs > readAt - RACY_MS;
 const FORMAT = 1;
 /** The modules whose code decides a reading, beside this package's version. */
 const READERS = ['analyze-config.js', 'analyze-scorer.js', 'ast.js', 'light-parse.js', 'skeleton.js', 'codes.js', 'scan.js'];
@@ -125,7 +127,7 @@ export function saveReadings(file: string, root: string, readings: Map<string, R
       indexOf.set(json, (index = values.length));
       values.push(json);
     }
-    entries.push([kind, path.posix.relative(toPosix(root), key.slice(cut + 1)), reading.stamp, index]);
+    entries.push([kind, relativeTo(root, key.slice(cut + 1)), reading.stamp, index]);
   }
   // Nothing to keep (every file fresh, or none left): no file, rather than an empty one per tree.
   if (entries.length === 0) return void remove(file);

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import { analysersFor, type Analysers } from '../core/plan.js';
 import { listFolder, type FolderEntry } from '../core/scan.js';
-import { loadReadings, RACY_MS, readingKey, saveReadings, type Reading, type ReadingKind } from './reading-store.js';
+import { isRacy, loadReadings, readingKey, saveReadings, type Reading, type ReadingKind } from './reading-store.js';
 
 /**
  * What must hold for a reading to be reused: size and modification time, and the change time and
@@ -26,6 +26,7 @@ export function createSourceCache() {
   /** The readings the current plan used: what the store holds next (deleted files drop out). */
   let used = new Map<string, Reading>();
   let changed = false;
+  const storedReadings = (where: NonNullable<typeof store>) => (stored ??= loadReadings(where.file, where.root));
 
   function memo<T>(kind: ReadingKind, compute: (p: string) => T): (p: string) => T {
     return (p) => {
@@ -35,9 +36,9 @@ export function createSourceCache() {
       const stamp = fileStamp(stat);
       const key = readingKey(kind, p);
       let reading = cache.get(key);
-      if (reading === undefined && store !== null) reading = (stored ??= loadReadings(store.file, store.root)).get(key);
+      if (reading === undefined && store !== null) reading = storedReadings(store).get(key);
       if (reading === undefined || reading.stamp !== stamp) {
-        reading = { stamp, value: compute(p), racy: stat.mtimeMs > readAt - RACY_MS };
+        reading = { stamp, value: compute(p), racy: isRacy(stat, readAt) };
         changed = true;
       }
       if (enabled) cache.set(key, reading);
@@ -54,7 +55,8 @@ export function createSourceCache() {
    * A folder's listing, from the store while the folder's stamp holds (a stat instead of a readdir, which
    * costs ~20 µs a folder, 40 ms at 1,000 agents). Kept only when it can be trusted later: no entry is a
    * symlink (its target can change behind an unchanged folder) or an unreadable name, and the folder
-   * was not read within seconds of its last modification. Never kept in memory: a dev server's rescans list afresh.
+   * was not read within seconds of its last modification. Only such listings are reused, in this
+   * process too (a dev server's rescans), so a fresh folder is always listed afresh.
    */
   function list(dir: string): readonly FolderEntry[] | null {
     if (store === null) return listFolder(dir);
@@ -63,14 +65,14 @@ export function createSourceCache() {
     if (!stat?.isDirectory()) return listFolder(dir);
     const stamp = fileStamp(stat);
     const key = readingKey('folder', dir);
-    const kept = (stored ??= loadReadings(store.file, store.root)).get(key);
+    const kept = storedReadings(store).get(key);
     if (kept !== undefined && kept.stamp === stamp) {
       used.set(key, kept);
       return kept.value as FolderEntry[];
     }
     changed = true;
     const entries = listFolder(dir);
-    if (entries !== null && stat.mtimeMs <= readAt - RACY_MS && !entries.some((e) => e.isLink || e.unreadable)) {
+    if (entries !== null && !isRacy(stat, readAt) && !entries.some((e) => e.isLink || e.unreadable)) {
       used.set(key, { stamp, value: entries });
     }
     return entries;

@@ -3,13 +3,13 @@
  * they cannot drift: the options with the host's root, the plan of the tree they point at, and the
  * error for a per-agent specifier naming no agent.
  */
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { VIRTUAL_ID } from '../core/codegen.js';
 import { withRoot, type CheckedOptions, type ResolvedOptions } from '../core/options.js';
-import { createHash } from 'node:crypto';
 import { plan, type Plan } from '../core/plan.js';
-import { scan, toPosix } from '../core/scan.js';
+import { relativeTo, scan } from '../core/scan.js';
 import { defaultReadingsFolder, version } from './reading-store.js';
 import type { createSourceCache } from './source-cache.js';
 
@@ -38,7 +38,7 @@ export function readingsFile(options: ResolvedOptions, hostCacheDir?: string): s
     typeof options.cache === 'string' ? path.resolve(options.root, options.cache) : hostCacheDir ? path.join(hostCacheDir, 'agent-scorers') : defaultReadingsFolder(options.root);
   if (folder === null) return null;
   // Vite's cacheDir and node_modules/.cache may serve several roots (a monorepo, nested projects).
-  const tree = [options.root, ...options.agentsDirs.map((d) => toPosix(path.relative(options.root, d)))].join('\n');
+  const tree = [options.root, ...options.agentsDirs.map((d) => relativeTo(options.root, d))].join('\n');
   const id = (text: string) => createHash('sha1').update(text).digest('hex').slice(0, 8);
   return path.join(folder, `readings-${id(tree)}-${id(version())}.json`);
 }
