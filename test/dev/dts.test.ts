@@ -379,8 +379,8 @@ describe('the dev server keeps the declaration file up to date', () => {
   test('edited by hand, it is restored (twice: the plan stays cached in between)', async () => {
     const before = await read();
     for (const round of [1, 2]) {
-      // Past the watcher's per-path throttle, counted from the last `change` it reported (the
-      // plugin's own restore may be reported later than the test sees the restored text).
+      // `write` waits out the watcher's per-path throttle after the plugin's restore of round 1 (its
+      // report can arrive after the test already sees the restored text).
       await dev.write(file(), `// hand edit ${round}\n`);
       expect(await dev.until(read, (t) => t === before)).toBe(before);
     }

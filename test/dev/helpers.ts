@@ -82,8 +82,11 @@ export async function startDev(
   const agents = path.join(dir, 'src/mastra/agents');
   async function write(rel: string, content: string): Promise<void> {
     const file = path.resolve(agents, rel);
-    const since = Date.now() - (lastChange.get(file) ?? 0);
-    if (since <= CHANGE_THROTTLE_MS * 2) await new Promise((r) => setTimeout(r, CHANGE_THROTTLE_MS * 2 - since + 1));
+    // Measured from the last reported `change` and from the file's own last write (the plugin's, say,
+    // whose report may still be on its way), again after each wait: a write within the throttle of
+    // a report would go unreported.
+    const since = () => Date.now() - Math.max(lastChange.get(file) ?? 0, fs.existsSync(file) ? Math.min(fs.statSync(file).mtimeMs, Date.now()) : 0);
+    for (let gap = since(); gap <= CHANGE_THROTTLE_MS * 2; gap = since()) await sleep(CHANGE_THROTTLE_MS * 2 - gap + 1);
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, content);
     events.push(`${Date.now() - started}ms (test wrote ${path.relative(dir, file)})`);
