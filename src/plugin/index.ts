@@ -24,8 +24,9 @@ import type { AgentPlan, Plan } from '../core/plan.js';
 import { watchAgents, type DevServer } from './dev.js';
 import { installInspector, type InspectorServer } from './inspector.js';
 import { HELPER } from './helper-path.js';
+import { loadOutcome, removeOutcome, saveOutcome, type Outcome } from './outcome-store.js';
 import { createSourceCache } from './source-cache.js';
-import { planTree, readingsFile, resolveOptions, unknownAgentMessage } from './tree.js';
+import { outcomeFile, outcomeFingerprint, planTree, readingsFile, resolveOptions, unknownAgentMessage } from './tree.js';
 
 export type { Options } from '../core/options.js';
 
@@ -85,10 +86,16 @@ export function agentScorers(userOptions?: Options) {
 
   /** Vite's `cacheDir`, where the readings are kept between builds (option `cache`). */
   let hostCacheDir: string | undefined;
+  /** Where a one-shot build's outcome is kept (outcome-store.ts), and what else it depends on; null with `cache: false`. */
+  let keeping: { file: string; fingerprint: string } | null = null;
+  /** The outcome this build served, when the last one's inputs all held. */
+  let keptThisBuild: Outcome | null = null;
   const resolved = (): ResolvedOptions => {
     if (options === null) {
       options = resolveOptions(checked, hostRoot);
-      sources.setStore(readingsFile(options, hostCacheDir), options.root);
+      const readings = readingsFile(options, hostCacheDir);
+      sources.setStore(readings, options.root);
+      keeping = readings === null ? null : { file: outcomeFile(readings), fingerprint: outcomeFingerprint(options, `${vite ? 'vite' : 'paths'}\n${HELPER}`) };
     }
     return options;
   };
@@ -136,6 +143,31 @@ export function agentScorers(userOptions?: Options) {
     }
     for (const file of agent.files) if (file.imported) sources.rememberFile(file.path);
     if (agent.importConfig) sources.rememberFile(`${agent.folder.path}/${agent.folder.config}`);
+  }
+
+  /** The last build's outcome if every input still holds (its declarations restored), else null. */
+  function keptOutcome(): Outcome | null {
+    const o = resolved();
+    if (keeping === null) return null;
+    keptThisBuild = loadOutcome(keeping.file, keeping.fingerprint);
+    if (keptThisBuild && o.dtsFile && keptThisBuild.dts !== null) writeDtsFile(o.dtsFile, keptThisBuild.dts);
+    return keptThisBuild;
+  }
+
+  /** After a plan's registry was served: its outcome for the next build, if every input can be checked by a stat. */
+  function keepOutcome(planned: Plan, code: string): void {
+    if (keeping === null) return;
+    const inputs = sources.inputs();
+    if (inputs === null || planned.diagnostics.some((d) => d.severity === 'error')) return removeOutcome(keeping.file);
+    // Only what the next build uses is kept: reading a large file costs more than a stat per input.
+    // (Vite never asks our resolveId about `/@fs/` imports, only about the rare plain paths; the
+    // manifest asset is opt-in.)
+    const imported = planned.agents
+      .flatMap((agent) => [...agent.files.filter((file) => file.imported).map((file) => file.path), ...(agent.importConfig ? [`${agent.folder.path}/${agent.folder.config}`] : [])])
+      .filter((file) => specifier(file) === file);
+    const manifest = checked.manifest ? manifestJson(planned.manifest) : null;
+    const dts = options?.dtsFile ? dtsFor(planned, options.dtsFile) : null;
+    saveOutcome(keeping.file, keeping.fingerprint, inputs, { code, diagnostics: planned.diagnostics, manifest, dts, imported });
   }
 
   return {
@@ -186,6 +218,7 @@ export function agentScorers(userOptions?: Options) {
       sources.setCaching(watching);
       loadedThisBuild = false;
       watchedThisBuild = false;
+      keptThisBuild = null;
       if (!serving) {
         // Every build (and every watch rebuild) reads the folders afresh; the source cache keeps
         // unchanged files' analyses.
@@ -224,12 +257,19 @@ export function agentScorers(userOptions?: Options) {
         if (!isOurId(id)) return null;
         if (id === RESOLVED_ONCE_ID) return { code: ONCE_MODULE, moduleType: 'js' };
         loadedThisBuild = true;
+        const agentKey = agentKeyOfResolvedId(id);
+        // A one-shot build of an unchanged tree: the last build's registry, checked by a stat per input.
+        const kept = agentKey === null && !watching && current === null ? keptOutcome() : null;
+        if (kept) {
+          report(this, kept.diagnostics);
+          for (const file of kept.imported) sources.rememberFile(file);
+          return { code: kept.code, moduleType: 'js' };
+        }
         const planned = currentPlan();
         if (watching && !watchedThisBuild) {
           watchedThisBuild = true;
           for (const folder of planned.folders) this.addWatchFile(folder);
         }
-        const agentKey = agentKeyOfResolvedId(id);
         if (agentKey === null) {
           if (serving) {
             // Agents' own warnings print from their modules, which every registry load loads.
@@ -239,7 +279,9 @@ export function agentScorers(userOptions?: Options) {
           // A build inlines every agent: one module instead of one per agent (codegen.ts says why).
           report(this, planned.diagnostics);
           for (const agent of planned.agents) useAgentFiles(this, agent);
-          return { code: registryModule(planned, specifier(HELPER), { kind: 'inline', specifier }), moduleType: 'js' };
+          const code = registryModule(planned, specifier(HELPER), { kind: 'inline', specifier });
+          if (!watching) keepOutcome(planned, code);
+          return { code, moduleType: 'js' };
         }
         const agent = planned.byKey.get(agentKey);
         if (!agent) this.error(unknownAgentMessage(planned, agentKey));
@@ -255,7 +297,8 @@ export function agentScorers(userOptions?: Options) {
       order: 'post' as const,
       handler(this: Context) {
         if (!checked.manifest || !loadedThisBuild) return;
-        this.emitFile({ type: 'asset', fileName: checked.manifest, source: manifestJson(currentPlan().manifest) });
+        const source = (current === null && keptThisBuild?.manifest) || manifestJson(currentPlan().manifest);
+        this.emitFile({ type: 'asset', fileName: checked.manifest, source });
       },
     },
   };

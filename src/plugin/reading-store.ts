@@ -30,13 +30,20 @@ export interface Reading {
   racy?: boolean;
 }
 
+/**
+ * What must hold for a reading to be reused: size and modification time, and the change time and
+ * inode, which no tool sets back (`touch -r`, `cp -p`, `tar -x` and `mv` of another file keep or copy an
+ * mtime, not these).
+ */
+export const fileStamp = (stat: fs.Stats): string => `${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}:${stat.dev}:${stat.ino}`;
+
 /** Files read this soon (ms) after their last modification are read again next time. */
 const RACY_MS = 3000;
 /** Read within RACY_MS of its last modification: a second edit in the same tick could still follow unseen. */
 export const isRacy = (stat: { mtimeMs: number }, readAt: number): boolean => stat.mtimeMs > readAt - RACY_MS;
 const FORMAT = 1;
-/** The modules whose code decides a reading, beside this package's version. */
-const READERS = ['analyze-config.js', 'analyze-scorer.js', 'ast.js', 'light-parse.js', 'skeleton.js', 'codes.js', 'scan.js'];
+/** The modules whose code decides a reading or a kept outcome (outcome-store.ts), beside this package's version. */
+const READERS = ['analyze-config.js', 'analyze-scorer.js', 'ast.js', 'light-parse.js', 'skeleton.js', 'codes.js', 'scan.js', 'plan.js', 'codegen.js', 'dts.js', 'manifest.js', 'options.js'];
 
 let readersVersion: string | null = null;
 /** Computed once per process, and only when a store is used: stamps of the code that reads. */
@@ -132,17 +139,22 @@ export function saveReadings(file: string, root: string, readings: Map<string, R
   // Nothing to keep (every file fresh, or none left): no file, rather than an empty one per tree.
   if (entries.length === 0) return void remove(file);
   entries.sort((a, b) => (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : a[0] < b[0] ? -1 : 1));
+  writeAtomically(file, `{"version":${JSON.stringify(version())},"values":[${values.join(',')}],"entries":${JSON.stringify(entries)}}`);
+}
+
+/** A temp file renamed over `file`, so a reader sees the old text or the new, never half; failures ignored. */
+export function writeAtomically(file: string, text: string): void {
   const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   try {
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(temp, `{"version":${JSON.stringify(version())},"values":[${values.join(',')}],"entries":${JSON.stringify(entries)}}`);
+    fs.writeFileSync(temp, text);
     fs.renameSync(temp, file);
   } catch {
     remove(temp);
   }
 }
 
-function remove(file: string): void {
+export function remove(file: string): void {
   try {
     fs.rmSync(file, { force: true });
   } catch {

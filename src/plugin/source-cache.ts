@@ -6,14 +6,8 @@
 import fs from 'node:fs';
 import { analysersFor, type Analysers } from '../core/plan.js';
 import { listFolder, type FolderEntry } from '../core/scan.js';
-import { isRacy, loadReadings, readingKey, saveReadings, type Reading, type ReadingKind } from './reading-store.js';
+import { fileStamp, isRacy, loadReadings, readingKey, saveReadings, type Reading, type ReadingKind } from './reading-store.js';
 
-/**
- * What must hold for a reading to be reused: size and modification time, and the change time and
- * inode, which no tool sets back (`touch -r`, `cp -p`, `tar -x` and `mv` of another file keep or copy an
- * mtime, not these).
- */
-const fileStamp = (stat: fs.Stats): string => `${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}:${stat.dev}:${stat.ino}`;
 
 export function createSourceCache() {
   const known = new Set<string>();
@@ -26,6 +20,10 @@ export function createSourceCache() {
   /** The readings the current plan used: what the store holds next (deleted files drop out). */
   let used = new Map<string, Reading>();
   let changed = false;
+  /** Something the current plan rests on cannot be proven unchanged by a stat later (racy, a link, no folder). */
+  let untrusted = false;
+  /** What the last plan rested on, by path and stamp, when all of it can be checked by stats: see `inputs`. */
+  let lastInputs: Array<[string, string]> | null = null;
   const storedReadings = (where: NonNullable<typeof store>) => (stored ??= loadReadings(where.file, where.root));
 
   function memo<T>(kind: ReadingKind, compute: (p: string) => T): (p: string) => T {
@@ -41,6 +39,7 @@ export function createSourceCache() {
         reading = { stamp, value: compute(p), racy: isRacy(stat, readAt) };
         changed = true;
       }
+      if (reading.racy) untrusted = true;
       if (enabled) cache.set(key, reading);
       if (store !== null) used.set(key, reading);
       return reading.value as T;
@@ -62,7 +61,10 @@ export function createSourceCache() {
     if (store === null) return listFolder(dir);
     const readAt = Date.now();
     const stat = fs.statSync(dir, { throwIfNoEntry: false });
-    if (!stat?.isDirectory()) return listFolder(dir);
+    if (!stat?.isDirectory()) {
+      untrusted = true;
+      return listFolder(dir);
+    }
     const stamp = fileStamp(stat);
     const key = readingKey('folder', dir);
     const kept = storedReadings(store).get(key);
@@ -74,6 +76,8 @@ export function createSourceCache() {
     const entries = listFolder(dir);
     if (entries !== null && !isRacy(stat, readAt) && !entries.some((e) => e.isLink || e.unreadable)) {
       used.set(key, { stamp, value: entries });
+    } else {
+      untrusted = true;
     }
     return entries;
   }
@@ -95,12 +99,22 @@ export function createSourceCache() {
     },
     /** After a plan: writes the store when a reading changed or a file went away. */
     flush(): void {
+      lastInputs = null;
       if (store === null) return;
       if (stored !== null && (changed || stored.size !== used.size)) saveReadings(store.file, store.root, used);
+      if (!untrusted) lastInputs = inputsOf(used, store.file);
       stored = used;
       used = new Map();
       changed = false;
+      untrusted = false;
     },
+    /**
+     * The folders listed and files read by the last plan, and the store itself, with their stamps:
+     * while every stamp holds, that plan's outcome holds (outcome-store.ts). Null when any of them
+     * could change unseen by a stat (read just after a modification, a symlink, a missing folder) or
+     * nothing is stored.
+     */
+    inputs: (): ReadonlyArray<readonly [string, string]> | null => lastInputs,
     analysers,
     /** Files our generated modules import: resolved by us without asking the host. */
     rememberFile(p: string): void {
@@ -108,4 +122,14 @@ export function createSourceCache() {
     },
     isKnownFile: (p: string): boolean => known.has(p),
   };
+}
+
+/** Paths and stamps of `readings` (keys `kind\0path`), then of the store file, or null when it is missing. */
+function inputsOf(readings: Map<string, Reading>, storeFile: string): Array<[string, string]> | null {
+  const stat = fs.statSync(storeFile, { throwIfNoEntry: false });
+  if (!stat) return null;
+  const inputs: Array<[string, string]> = [];
+  for (const [key, reading] of readings) inputs.push([key.slice(key.indexOf('\0') + 1), reading.stamp]);
+  inputs.push([storeFile, fileStamp(stat)]);
+  return inputs;
 }

@@ -48,3 +48,10 @@ export function unknownAgentMessage(planned: Plan, agentKey: string): string {
   const known = planned.agents.map((a) => JSON.stringify(a.folder.key)).join(', ') || '(none)';
   return `Unknown agent ${JSON.stringify(agentKey)} in "${VIRTUAL_ID}/${agentKey}"; known agents: ${known}.`;
 }
+
+/** Where a one-shot build's whole outcome is kept (outcome-store.ts): beside the readings it came from. */
+export const outcomeFile = (readings: string): string => path.join(path.dirname(readings), path.basename(readings).replace(/^readings-/, 'outcome-'));
+
+/** What a kept outcome depends on beside its inputs: the options, and how the host is given imports (`host`). */
+export const outcomeFingerprint = (options: ResolvedOptions, host: string): string =>
+  JSON.stringify([host, options], (_key, value: unknown) => (value instanceof RegExp ? { regexp: String(value) } : value));

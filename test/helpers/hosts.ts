@@ -122,9 +122,22 @@ export async function build(
     dir,
     code,
     output,
-    load: () => import(`${pathToFileURL(main).href}?t=${Date.now()}`),
+    load: () => importFresh(main),
     bundle: () => fs.readFileSync(main, 'utf8'),
   };
+}
+
+let fresh = 0;
+/**
+ * Imports a built file as it is now. Vitest keeps a module by its path, query ignored (measured: a
+ * file rewritten and imported again with a new `?t=` gave the first version), so a second build of
+ * one folder would be read as the first: each import goes through a copy under a new name, beside
+ * the original so its relative imports still resolve.
+ */
+export function importFresh(file: string): Promise<any> {
+  const copy = path.join(path.dirname(file), `.fresh-${process.pid}-${fresh++}-${path.basename(file)}`);
+  fs.copyFileSync(file, copy);
+  return import(pathToFileURL(copy).href);
 }
 
 export function run(command: string, args: string[], cwd: string, env: Record<string, string> = {}): Promise<{ code: number | null; output: string }> {

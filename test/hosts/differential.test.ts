@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { build, count, DIST, prepare, REPO, run } from '../helpers/hosts.js';
+import { build, count, DIST, importFresh, prepare, REPO, run } from '../helpers/hosts.js';
 import { nextBuild, startNext, writeNextConfig, type Bundler } from './next-host.js';
 
 const AGENT = `qu"o'te \${x} ü`;
@@ -70,7 +70,7 @@ test('esbuild with agent-scorers/esbuild', async () => {
   });
   expect(result.errors).toEqual([]);
   for (const warning of WARNINGS) expect(result.warnings.filter((w) => w.text.startsWith(warning))).toHaveLength(1);
-  const m = await import(`${pathToFileURL(path.join(dir, 'dist-esbuild/main.js')).href}?t=${Date.now()}`);
+  const m = await importFresh(path.join(dir, 'dist-esbuild/main.js'));
   expect(await m.result()).toEqual(expected);
 });
 

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
 import { describe, expect, test } from 'vitest';
-import { count, DIST, prepare, run } from '../helpers/hosts.js';
+import { count, DIST, importFresh, prepare, run } from '../helpers/hosts.js';
 
 const PLUGIN = path.join(DIST, 'plugin/esbuild.js');
 const load = async () => (await import(pathToFileURL(PLUGIN).href)) as { default: (o?: object) => esbuild.Plugin; agentScorers: (o?: object) => esbuild.Plugin };
@@ -16,7 +16,7 @@ const write = (dir: string, file: string, content: string) => {
   fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
   fs.writeFileSync(path.join(dir, file), content);
 };
-const importOutput = (file: string) => import(`${pathToFileURL(file).href}?t=${Date.now()}`);
+const importOutput = importFresh;
 
 /** A child process running esbuild with the plugin, so the test sees exactly what esbuild prints. */
 async function printedBuild(dir: string, options = '{}') {

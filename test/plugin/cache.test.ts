@@ -45,6 +45,11 @@ function storeFiles(dir: string, host: Host): string[] {
   return fs.existsSync(folder) ? fs.readdirSync(folder).filter((f) => /^readings-.*\.json$/.test(f)).map((f) => path.join(folder, f)) : [];
 }
 
+function outcomeFiles(dir: string, host: Host): string[] {
+  const folder = storeFolder(dir, host);
+  return fs.existsSync(folder) ? fs.readdirSync(folder).filter((f) => /^outcome-.*\.json$/.test(f)).map((f) => path.join(folder, f)) : [];
+}
+
 const manifestOf = (dir: string) =>
   JSON.parse(fs.readFileSync(path.join(dir, 'dist', 'agent-scorers.manifest.json'), 'utf8')) as {
     agents: Record<string, { scorers: Record<string, { sampling: unknown }> }>;
@@ -153,7 +158,8 @@ test('cache: a folder keeps the store there (relative to root)', async () => {
   const dir = project('vite8');
   const result = await build('vite8', 'basic', { dir, pluginOptions: "{ dts: false, cache: 'var/readings' }" });
   expect(result.code, result.output).toBe(0);
-  expect(fs.readdirSync(path.join(dir, 'var/readings')).filter((f) => f.endsWith('.json'))).toHaveLength(1);
+  const kept = fs.readdirSync(path.join(dir, 'var/readings')).filter((f) => f.endsWith('.json'));
+  expect(kept.map((f) => f.replace(/-.*/, ''))).toEqual(['outcome', 'readings']);
   expect(storeFiles(dir, 'vite8')).toEqual([]);
 });
 
@@ -163,6 +169,80 @@ test('a project edited just now keeps nothing until its files settle', async () 
   const result = await build('rolldown', 'basic', { dir, pluginOptions: OPTIONS });
   expect(result.code, result.output).toBe(0);
   expect(storeFiles(dir, 'rolldown')).toEqual([]);
+  expect(outcomeFiles(dir, 'rolldown')).toEqual([]);
+});
+
+describe.each(HOSTS)('a one-shot build of an unchanged tree on %s', (host) => {
+  test("serves the last build's registry, diagnostics, manifest and declarations as they are, until any input changes", async () => {
+    const dir = project(host);
+    // The registry alone: a per-agent module loaded first would plan the tree anyway.
+    fs.writeFileSync(path.join(dir, 'src/main.ts'), "import registry, { manifest } from 'virtual:agent-scorers';\nexport { registry, manifest };\n");
+    const options = "{ dts: 'types/agent-scorers.d.ts', manifest: true }";
+    const dts = path.join(dir, 'types/agent-scorers.d.ts');
+    const agents = async (result: Awaited<ReturnType<typeof build>>) => Object.keys((await result.load()).registry);
+    const first = await build(host, 'basic', { dir, pluginOptions: options });
+    expect(first.code, first.output).toBe(0);
+    const [outcome, ...others] = outcomeFiles(dir, host);
+    expect(others).toEqual([]);
+    const firstAgents = await agents(first);
+    expect(firstAgents).toContain('support');
+    const declarations = fs.readFileSync(dts, 'utf8');
+
+    // Proof that the kept outcome is what a build serves: tampered with, the tampering shows.
+    const tamper = () => {
+      const data = JSON.parse(fs.readFileSync(outcome, 'utf8')) as { code: string; diagnostics: Array<{ message: string }>; manifest: string };
+      expect(data.code).toContain('"support"');
+      data.code = data.code.replaceAll('"support"', '"kept"');
+      for (const d of data.diagnostics) d.message = d.message.replace('config.scorers wins', 'the kept outcome wins');
+      data.manifest = data.manifest.replace(/"rate": ?0\.5/, '"rate": 0.9');
+      fs.writeFileSync(outcome, JSON.stringify(data));
+    };
+    tamper();
+    fs.rmSync(dts);
+    const second = await build(host, 'basic', { dir, pluginOptions: options });
+    expect(second.code, second.output).toBe(0);
+    expect(await agents(second)).toEqual(firstAgents.map((a) => (a === 'support' ? 'kept' : a)));
+    expect(count(second.output, 'scorers/; the kept outcome wins.')).toBe(1);
+    expect(count(second.output, COLLISION)).toBe(1);
+    expect(manifestOf(dir).agents.weather.scorers.tone.sampling).toEqual({ type: 'ratio', rate: 0.9 });
+    expect(fs.readFileSync(dts, 'utf8')).toBe(declarations);
+
+    // A touched scorer file (its change time moves even with the old mtime set back) is a new input.
+    const tone = path.join(dir, TONE);
+    fs.utimesSync(tone, HOUR_AGO, HOUR_AGO);
+    const touched = await build(host, 'basic', { dir, pluginOptions: options });
+    expect(touched.code, touched.output).toBe(0);
+    expect(await agents(touched)).toEqual(firstAgents);
+    expect(count(touched.output, 'the kept outcome wins')).toBe(0);
+    expect(manifestOf(dir).agents.weather.scorers.tone.sampling).toEqual({ type: 'ratio', rate: 0.5 });
+
+    // So is a file added to a listed folder, a rewritten readings store, other options.
+    tamper();
+    fs.writeFileSync(path.join(dir, 'src/mastra/agents/support/scorers/added.ts'), `export default { id: 'added', run: async () => ({ score: 1 }) };\n`);
+    age(path.join(dir, 'src/mastra/agents/support')); // settled, so the new outcome is kept too
+    const added = await build(host, 'basic', { dir, pluginOptions: options });
+    expect(added.code, added.output).toBe(0);
+    expect(await agents(added)).toEqual(firstAgents);
+    expect(Object.keys(manifestOf(dir).agents.support.scorers)).toContain('added');
+    tamper();
+    const [store] = storeFiles(dir, host);
+    fs.writeFileSync(store, `${fs.readFileSync(store, 'utf8')}\n`);
+    const restored = await build(host, 'basic', { dir, pluginOptions: options });
+    expect(await agents(restored)).toEqual(firstAgents);
+    tamper();
+    const other = await build(host, 'basic', { dir, pluginOptions: "{ dts: 'types/agent-scorers.d.ts', manifest: true, exclude: ['**/_draft.ts'] }" });
+    expect(other.code, other.output).toBe(0);
+    expect(await agents(other)).toEqual(firstAgents);
+    expect(Object.keys(manifestOf(dir).agents.weather.scorers)).not.toContain('_draft');
+
+    // A kept outcome never hides a problem: the edited file is read, and the build stops.
+    fs.writeFileSync(tone, 'export default 42;\n');
+    fs.utimesSync(tone, HOUR_AGO, HOUR_AGO);
+    const broken = await build(host, 'basic', { dir, pluginOptions: options });
+    expect(broken.code).not.toBe(0);
+    expect(broken.output).toContain('[SCORER_INVALID_EXPORT]');
+    expect(broken.output).toContain(TONE);
+  });
 });
 
 /** The other adapters keep the same store: a reading tampered with in the store shows it is used. */

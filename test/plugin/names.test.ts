@@ -94,3 +94,31 @@ describe.each(HOSTS)('hostile names on %s', (host) => {
     expect(Object.keys(m.manifest.agents.cfgkeys.scorers)).toEqual(['other', '__proto__', 'toString', 'constructor']);
   });
 });
+
+/** The same tree built twice, settled: the second build serves the first one's kept outcome (src/plugin/outcome-store.ts). */
+describe.each(HOSTS)('hostile names from a kept outcome on %s', (host) => {
+  test('the second build serves the kept registry, with every key and import intact', async () => {
+    const dir = prepare('names', host);
+    const keys = writeHostile(dir);
+    fs.writeFileSync(path.join(dir, 'package.json'), '{ "name": "names-kept", "private": true }\n');
+    fs.mkdirSync(path.join(dir, 'node_modules'));
+    fs.writeFileSync(path.join(dir, 'src/main.ts'), "import registry from 'virtual:agent-scorers';\nexport { registry };\n");
+    const anHourAgo = new Date(Date.now() - 3600_000);
+    for (const entry of fs.readdirSync(path.join(dir, 'src'), { withFileTypes: true, recursive: true })) fs.utimesSync(path.join(entry.parentPath, entry.name), anHourAgo, anHourAgo);
+    const ids = (registry: any) => Object.fromEntries(Object.keys(registry).map((agent) => [agent, Object.keys(registry[agent]).map((k) => [k, registry[agent][k].scorer.id])]));
+
+    const first = await build(host, 'names', { dir });
+    expect(first.code, first.output).toBe(0);
+    const folder = path.join(dir, 'node_modules', host.startsWith('vite') ? '.vite' : '.cache', 'agent-scorers');
+    const [outcome] = fs.readdirSync(folder).filter((f) => f.startsWith('outcome-'));
+    expect(outcome).toBeDefined();
+    const keptAt = fs.statSync(path.join(folder, outcome)).mtimeMs;
+    const expected = ids((await first.load()).registry);
+    expect(Object.keys(expected.hostile)).toHaveLength(keys.length);
+
+    const second = await build(host, 'names', { dir });
+    expect(second.code, second.output).toBe(0);
+    expect(fs.statSync(path.join(folder, outcome)).mtimeMs).toBe(keptAt); // served, not planned and kept again
+    expect(ids((await second.load()).registry)).toEqual(expected);
+  });
+});
