@@ -22,8 +22,8 @@ export function createSourceCache() {
   let changed = false;
   /** Something the current plan rests on cannot be proven unchanged by a stat later (racy, a link, no folder). */
   let untrusted = false;
-  /** What the last plan rested on, by path and stamp, when all of it can be checked by stats: see `inputs`. */
-  let lastInputs: Array<[string, string]> | null = null;
+  /** The readings the last plan rested on, when a stat can vouch for each of them later: see `inputs`. */
+  let trusted: Map<string, Reading> | null = null;
   const storedReadings = (where: NonNullable<typeof store>) => (stored ??= loadReadings(where.file, where.root));
 
   function memo<T>(kind: ReadingKind, compute: (p: string) => T): (p: string) => T {
@@ -94,15 +94,16 @@ export function createSourceCache() {
     setStore(file: string | null, root: string): void {
       store = file === null ? null : { file, root };
       stored = null;
+      trusted = null;
       used = new Map();
       changed = false;
     },
     /** After a plan: writes the store when a reading changed or a file went away. */
     flush(): void {
-      lastInputs = null;
+      trusted = null;
       if (store === null) return;
       if (stored !== null && (changed || stored.size !== used.size)) saveReadings(store.file, store.root, used);
-      if (!untrusted) lastInputs = inputsOf(used, store.file);
+      if (!untrusted) trusted = used;
       stored = used;
       used = new Map();
       changed = false;
@@ -114,7 +115,7 @@ export function createSourceCache() {
      * could change unseen by a stat (read just after a modification, a symlink, a missing folder) or
      * nothing is stored.
      */
-    inputs: (): ReadonlyArray<readonly [string, string]> | null => lastInputs,
+    inputs: (): ReadonlyArray<readonly [string, string]> | null => (trusted === null || store === null ? null : inputsOf(trusted, store.file)),
     analysers,
     /** Files our generated modules import: resolved by us without asking the host. */
     rememberFile(p: string): void {
