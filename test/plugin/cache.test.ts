@@ -3,11 +3,12 @@
  * on every real host. The fixture's files are aged first: files modified in the last seconds are never
  * kept, which is also why every other test (fresh copies) reads every file.
  */
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, test } from 'vitest';
-import { build, count, DIST, HOSTS, prepare, run, type Host } from '../helpers/hosts.js';
+import { build, count, DIST, HOSTS, poll, prepare, REPO, run, type Host } from '../helpers/hosts.js';
 
 const TONE = 'src/mastra/agents/weather/scorers/tone.ts';
 const COLLISION = '[SCORER_KEY_COLLISION] Agent "weather": scorer "relevance"';
@@ -243,6 +244,33 @@ describe.each(HOSTS)('a one-shot build of an unchanged tree on %s', (host) => {
     expect(broken.output).toContain('[SCORER_INVALID_EXPORT]');
     expect(broken.output).toContain(TONE);
   });
+});
+
+test('watch mode never serves a kept outcome: it must watch the folders itself', async () => {
+  const dir = project('rollup');
+  fs.writeFileSync(path.join(dir, 'src/main.ts'), "import registry from 'virtual:agent-scorers';\nexport { registry };\n");
+  const once = await build('rollup', 'basic', { dir, pluginOptions: OPTIONS });
+  expect(once.code, once.output).toBe(0);
+  expect(outcomeFiles(dir, 'rollup')).toHaveLength(1);
+  const main = path.join(dir, 'dist/main.js');
+  fs.rmSync(main);
+  // The same config, so the same options and the same kept outcome, with --watch.
+  const child = spawn(process.execPath, [path.join(REPO, 'node_modules/rollup/dist/bin/rollup'), '-c', 'rollup.config.mjs', '--watch'], { cwd: dir, stdio: 'ignore' });
+  try {
+    await poll(async () => fs.existsSync(main), (built) => built, { timeout: 20_000 });
+    // A file added to a folder only the plugin watches (Rollup watches imported modules by itself).
+    const added = path.join(dir, 'src/mastra/agents/support/scorers/added-in-watch.ts');
+    await poll(
+      async () => {
+        if (!fs.existsSync(added)) fs.writeFileSync(added, `export default { id: 'added-in-watch', run: async () => ({ score: 1 }) };\n`);
+        return fs.readFileSync(main, 'utf8').includes('"added-in-watch"');
+      },
+      (rebuilt) => rebuilt,
+      { timeout: 20_000 },
+    );
+  } finally {
+    child.kill();
+  }
 });
 
 /** The other adapters keep the same store: a reading tampered with in the store shows it is used. */
