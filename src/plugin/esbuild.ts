@@ -6,13 +6,13 @@
  */
 import path from 'node:path';
 import type { Message, PartialMessage, Plugin } from 'esbuild';
-import { agentKeyOfSpecifier, agentModule, registryModule, VIRTUAL_ID } from '../core/codegen.js';
+import { agentKeyOfSpecifier, agentModule, ONCE_ID, ONCE_MODULE, registryModule, VIRTUAL_ID } from '../core/codegen.js';
 import { formatDiagnostic, type Diagnostic } from '../core/codes.js';
 import { dtsFor, writeDtsFile } from '../core/dts.js';
 import { splitDiagnostics } from '../core/generate.js';
 import { manifestJson } from '../core/manifest.js';
 import { checkOptions, type Options, type ResolvedOptions } from '../core/options.js';
-import type { Plan } from '../core/plan.js';
+import type { AgentPlan, Plan } from '../core/plan.js';
 import { HELPER } from './helper-path.js';
 import { createSourceCache } from './source-cache.js';
 import { planTree, readingsFile, resolveOptions, unknownAgentMessage } from './tree.js';
@@ -20,10 +20,18 @@ import { planTree, readingsFile, resolveOptions, unknownAgentMessage } from './t
 export type { Options } from '../core/options.js';
 
 const NAMESPACE = 'agent-scorers';
-const SPECIFIER = new RegExp(`^${VIRTUAL_ID}(/.*)?$`);
+const SPECIFIER = new RegExp(`^${VIRTUAL_ID}(/.*|:once)?$`);
+const sameFile = (file: string): string => file;
 
 // The code goes in the text, the file in the location (esbuild prints it), so neither shows twice.
 const toMessage = (d: Diagnostic): PartialMessage => ({ text: `[${d.code}] ${d.message}`, location: d.file ? { file: d.file } : null });
+
+/** What an agent's module stands for but does not import (the host watches what it imports): overridden files, the config. */
+function unimportedFiles(agent: AgentPlan): string[] {
+  const files = agent.files.filter((f) => !f.imported).map((f) => f.path);
+  if (agent.folder.config) files.push(`${agent.folder.path}/${agent.folder.config}`);
+  return files;
+}
 
 export function agentScorers(userOptions?: Options): Plugin {
   const checked = checkOptions(userOptions);
@@ -35,7 +43,10 @@ export function agentScorers(userOptions?: Options): Plugin {
       sources.setStore(readingsFile(options), options.root);
       let current: Plan | null = null;
       let loaded = false;
-      /** Errors already returned in this build: the registry's and an agent module's may overlap. */
+      /**
+       * Diagnostics already returned in this build: the registry holds every agent, so its and an agent
+       * module's overlap; each prints once.
+       */
       const raised = new Set<string>();
       const fresh = (diagnostics: Diagnostic[]) =>
         diagnostics.filter((d) => {
@@ -62,34 +73,36 @@ export function agentScorers(userOptions?: Options): Plugin {
       build.onResolve({ filter: SPECIFIER }, (args) => ({ path: args.path, namespace: NAMESPACE }));
 
       build.onLoad({ filter: /.*/, namespace: NAMESPACE }, (args) => {
+        const base = { resolveDir: options.root, loader: 'js' as const };
+        if (args.path === ONCE_ID) return { ...base, contents: ONCE_MODULE };
         loaded = true;
         const planned = currentPlan();
         const agentKey = agentKeyOfSpecifier(args.path);
-        const base = { resolveDir: options.root, loader: 'js' as const };
         if (agentKey === null) {
-          // Agents' own warnings come from their modules; every error of the tree stops the build here.
+          // Every agent inline, as in the Rollup-style adapter's builds (one load instead of one per
+          // agent); so every diagnostic of the tree comes from here, and every file it stands for is watched.
           const { errors, warnings } = splitDiagnostics(planned.diagnostics);
           return {
             ...base,
-            contents: registryModule(planned, HELPER),
+            contents: registryModule(planned, HELPER, { kind: 'inline', specifier: sameFile }),
             errors: fresh(errors).map(toMessage),
-            warnings: warnings.filter((d) => d.agent === null || !planned.byKey.has(d.agent)).map(toMessage),
+            warnings: fresh(warnings).map(toMessage),
             watchDirs: planned.folders,
+            watchFiles: planned.agents.flatMap(unimportedFiles),
           };
         }
         const agent = planned.byKey.get(agentKey);
         if (!agent) return { errors: [{ text: unknownAgentMessage(planned, agentKey) }] };
         const own = splitDiagnostics(planned.diagnostics.filter((d) => d.agent === agentKey));
-        const watchFiles = agent.files.filter((f) => !f.imported).map((f) => f.path);
-        if (agent.folder.config) watchFiles.push(`${agent.folder.path}/${agent.folder.config}`);
         return {
           ...base,
-          contents: agentModule(agent, HELPER, undefined, planned.levels),
+          // The registry builds this agent's record too: both give the bundle the very same object.
+          contents: agentModule(agent, HELPER, sameFile, planned.levels, 'defineAgentOnce'),
           errors: fresh(own.errors).map(toMessage),
-          warnings: own.warnings.map(toMessage),
+          warnings: fresh(own.warnings).map(toMessage),
           // Its own folder and scorers/ only: handing every agent module every folder is O(agents²).
           watchDirs: [agent.folder.path, `${agent.folder.path}/scorers`],
-          watchFiles,
+          watchFiles: unimportedFiles(agent),
         };
       });
 

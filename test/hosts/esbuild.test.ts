@@ -58,6 +58,19 @@ describe('esbuild builds', () => {
     expect(JSON.parse(fs.readFileSync(path.join(dir, 'out/agent-scorers.manifest.json'), 'utf8'))).toEqual(described.manifest);
   });
 
+  test('the registry inlines every agent; a per-agent module beside it gives the very same record, and each warning prints once', async () => {
+    const dir = prepare('basic', 'esbuild-both');
+    const result = await esbuild.build({ ...(await nodeBundle(dir, { dts: false })), outfile: 'out/main.js' });
+    expect(result.errors).toEqual([]);
+    const m = await importOutput(path.join(dir, 'out/main.js'));
+    expect(m.weather).toBe(m.registry.weather);
+    expect(m.planner).toBe(m.registry['weather/planner']);
+    const texts = result.warnings.map((w) => w.text);
+    expect(texts.filter((t) => t.startsWith('[SCORER_KEY_COLLISION] Agent "weather"'))).toHaveLength(1);
+    expect(texts).toHaveLength(new Set(texts).size);
+    expect(texts.map((t) => t.slice(1, t.indexOf(']'))).sort()).toEqual(['CONFIG_SCORERS_FUNCTION', 'SCORER_KEY_COLLISION', 'SUBAGENT_TOO_DEEP']);
+  });
+
   test('a per-agent module bundles only that agent', async () => {
     const dir = prepare('hosts-app', 'esbuild-agent', { linkSelf: true });
     write(dir, 'src/planner.ts', `import planner from 'virtual:agent-scorers/weather/planner';\nexport default planner;\n`);
