@@ -55,6 +55,12 @@ const APP_BUILD = Symbol.for('agent-scorers.appBuild');
 type AppBuild = { environments: Set<unknown>; printed: Set<string>; builds: Map<unknown, number>; round: number };
 const appBuildState = globalThis as { [APP_BUILD]?: AppBuild };
 
+/** The files an agent's generated code imports by path: its imported scorer files and, when imported, its config. */
+const importedFiles = (agent: AgentPlan): string[] => [
+  ...agent.files.filter((file) => file.imported).map((file) => file.path),
+  ...(agent.importConfig ? [`${agent.folder.path}/${agent.folder.config}`] : []),
+];
+
 export function agentScorers(userOptions?: Options) {
   const checked = checkOptions(userOptions);
   let hostRoot: string | undefined;
@@ -141,8 +147,7 @@ export function agentScorers(userOptions?: Options) {
       if (agent.folder.config) ctx.addWatchFile(`${agent.folder.path}/${agent.folder.config}`);
       for (const file of agent.files) if (!file.imported) ctx.addWatchFile(file.path);
     }
-    for (const file of agent.files) if (file.imported) sources.rememberFile(file.path);
-    if (agent.importConfig) sources.rememberFile(`${agent.folder.path}/${agent.folder.config}`);
+    for (const file of importedFiles(agent)) sources.rememberFile(file);
   }
 
   /** The last build's outcome if every input still holds (its declarations restored), else null. */
@@ -158,15 +163,15 @@ export function agentScorers(userOptions?: Options) {
   function keepOutcome(planned: Plan, code: string): void {
     if (keeping === null) return;
     const inputs = sources.inputs();
+    // A plan with an error replaces the last outcome with none: the build stops, nothing to serve.
     if (inputs === null || planned.diagnostics.some((d) => d.severity === 'error')) return removeOutcome(keeping.file);
     // Only what the next build uses is kept: reading a large file costs more than a stat per input.
     // (Vite never asks our resolveId about `/@fs/` imports, only about the rare plain paths; the
     // manifest asset is opt-in.)
-    const imported = planned.agents
-      .flatMap((agent) => [...agent.files.filter((file) => file.imported).map((file) => file.path), ...(agent.importConfig ? [`${agent.folder.path}/${agent.folder.config}`] : [])])
-      .filter((file) => specifier(file) === file);
+    const imported = planned.agents.flatMap(importedFiles).filter((file) => specifier(file) === file);
     const manifest = checked.manifest ? manifestJson(planned.manifest) : null;
-    const dts = options?.dtsFile ? dtsFor(planned, options.dtsFile) : null;
+    const { dtsFile } = resolved();
+    const dts = dtsFile ? dtsFor(planned, dtsFile) : null;
     saveOutcome(keeping.file, keeping.fingerprint, inputs, { code, diagnostics: planned.diagnostics, manifest, dts, imported });
   }
 
@@ -277,10 +282,10 @@ export function agentScorers(userOptions?: Options) {
             return { code: registryModule(planned, specifier(HELPER)), moduleType: 'js' };
           }
           // A build inlines every agent: one module instead of one per agent (codegen.ts says why).
-          report(this, planned.diagnostics);
-          for (const agent of planned.agents) useAgentFiles(this, agent);
           const code = registryModule(planned, specifier(HELPER), { kind: 'inline', specifier });
           if (!watching) keepOutcome(planned, code);
+          report(this, planned.diagnostics);
+          for (const agent of planned.agents) useAgentFiles(this, agent);
           return { code, moduleType: 'js' };
         }
         const agent = planned.byKey.get(agentKey);

@@ -52,10 +52,13 @@ export function version(): string {
   const here = path.dirname(fileURLToPath(import.meta.url));
   // This very file too: the published Vite/Rollup/Rolldown entries carry the readers inlined.
   const files = [fileURLToPath(import.meta.url), path.join(here, '../../package.json'), ...READERS.map((name) => path.join(here, '../core', name))];
-  try {
-    files.push(fileURLToPath(import.meta.resolve('oxc-parser')));
-  } catch {
-    // not resolvable from here: its absence is stamped below
+  // oxc-parser reads; picomatch decides `exclude`, so which files a kept outcome holds.
+  for (const dependency of ['oxc-parser', 'picomatch']) {
+    try {
+      files.push(fileURLToPath(import.meta.resolve(dependency)));
+    } catch {
+      files.push(`(${dependency} not resolvable)`); // stamped as absent below
+    }
   }
   const parts = [String(FORMAT)];
   for (const file of files) {

@@ -8,7 +8,6 @@ import { analysersFor, type Analysers } from '../core/plan.js';
 import { listFolder, type FolderEntry } from '../core/scan.js';
 import { fileStamp, isRacy, loadReadings, readingKey, saveReadings, type Reading, type ReadingKind } from './reading-store.js';
 
-
 export function createSourceCache() {
   const known = new Set<string>();
   const cache = new Map<string, Reading>();
@@ -127,7 +126,12 @@ export function createSourceCache() {
 
 /** Paths and stamps of `readings` (keys `kind\0path`), then of the store file, or null when it is missing. */
 function inputsOf(readings: Map<string, Reading>, storeFile: string): Array<[string, string]> | null {
-  const stat = fs.statSync(storeFile, { throwIfNoEntry: false });
+  let stat: fs.Stats | undefined;
+  try {
+    stat = fs.statSync(storeFile, { throwIfNoEntry: false });
+  } catch {
+    return null; // unreadable (EACCES): nothing to vouch for the readings
+  }
   if (!stat) return null;
   const inputs: Array<[string, string]> = [];
   for (const [key, reading] of readings) inputs.push([key.slice(key.indexOf('\0') + 1), reading.stamp]);

@@ -85,7 +85,7 @@ export async function startDev(
     // Measured from the last reported `change` and from the file's own last write (the plugin's, say,
     // whose report may still be on its way), again after each wait: a write within the throttle of
     // a report would go unreported.
-    const since = () => Date.now() - Math.max(lastChange.get(file) ?? 0, fs.existsSync(file) ? Math.min(fs.statSync(file).mtimeMs, Date.now()) : 0);
+    const since = () => Date.now() - Math.max(lastChange.get(file) ?? 0, Math.min(fs.statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? 0, Date.now()));
     for (let gap = since(); gap <= CHANGE_THROTTLE_MS * 2; gap = since()) await sleep(CHANGE_THROTTLE_MS * 2 - gap + 1);
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, content);

@@ -236,13 +236,20 @@ describe.each(HOSTS)('a one-shot build of an unchanged tree on %s', (host) => {
     expect(await agents(other)).toEqual(firstAgents);
     expect(Object.keys(manifestOf(dir).agents.weather.scorers)).not.toContain('_draft');
 
-    // A kept outcome never hides a problem: the edited file is read, and the build stops.
+    // A kept outcome never hides a problem: with one kept for these very options, the edited file is
+    // read and the build stops; the failed plan leaves no outcome behind, so the next build stops too.
+    const again = await build(host, 'basic', { dir, pluginOptions: options });
+    expect(again.code, again.output).toBe(0);
+    expect(outcomeFiles(dir, host)).toEqual([outcome]);
     fs.writeFileSync(tone, 'export default 42;\n');
     fs.utimesSync(tone, HOUR_AGO, HOUR_AGO);
-    const broken = await build(host, 'basic', { dir, pluginOptions: options });
-    expect(broken.code).not.toBe(0);
-    expect(broken.output).toContain('[SCORER_INVALID_EXPORT]');
-    expect(broken.output).toContain(TONE);
+    for (const round of [1, 2]) {
+      const broken = await build(host, 'basic', { dir, pluginOptions: options });
+      expect(broken.code, `round ${round}`).not.toBe(0);
+      expect(broken.output).toContain('[SCORER_INVALID_EXPORT]');
+      expect(broken.output).toContain(TONE);
+      expect(outcomeFiles(dir, host)).toEqual([]);
+    }
   });
 });
 
@@ -255,7 +262,11 @@ test('watch mode never serves a kept outcome: it must watch the folders itself',
   const main = path.join(dir, 'dist/main.js');
   fs.rmSync(main);
   // The same config, so the same options and the same kept outcome, with --watch.
-  const child = spawn(process.execPath, [path.join(REPO, 'node_modules/rollup/dist/bin/rollup'), '-c', 'rollup.config.mjs', '--watch'], { cwd: dir, stdio: 'ignore' });
+  const child = spawn(process.execPath, [path.join(REPO, 'node_modules/rollup/dist/bin/rollup'), '-c', 'rollup.config.mjs', '--watch'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (chunk) => void (output += chunk));
+  child.stderr.on('data', (chunk) => void (output += chunk));
+  const exited = new Promise((resolve) => child.once('exit', resolve));
   try {
     await poll(async () => fs.existsSync(main), (built) => built, { timeout: 20_000 });
     // A file added to a folder only the plugin watches (Rollup watches imported modules by itself).
@@ -272,10 +283,11 @@ test('watch mode never serves a kept outcome: it must watch the folders itself',
         return fs.readFileSync(main, 'utf8').includes('"added-in-watch-');
       },
       (rebuilt) => rebuilt,
-      { timeout: 20_000 },
+      { timeout: 20_000, context: () => `\nrollup --watch printed:\n${output}` },
     );
   } finally {
     child.kill();
+    await exited;
   }
 });
 
