@@ -129,15 +129,12 @@ export async function build(
 
 let fresh = 0;
 /**
- * Imports a built file as it is now. Vitest keeps a module by its path, query ignored (measured: a
- * file rewritten and imported again with a new `?t=` gave the first version), so a second build of
- * one folder would be read as the first: each import goes through a copy under a new name, beside
- * the original so its relative imports still resolve.
+ * Imports a built file as it is now. Vitest's module runner drops a `?t=` query (Vite's own timestamp
+ * parameter), so `import(`${url}?t=${Date.now()}`)` of a file rebuilt in the same folder gave the
+ * first build's module (measured); a query of another name makes each import a module of its own.
  */
 export function importFresh(file: string): Promise<any> {
-  const copy = path.join(path.dirname(file), `.fresh-${process.pid}-${fresh++}-${path.basename(file)}`);
-  fs.copyFileSync(file, copy);
-  return import(pathToFileURL(copy).href);
+  return import(`${pathToFileURL(file).href}?fresh=${process.pid}-${fresh++}`);
 }
 
 export function run(command: string, args: string[], cwd: string, env: Record<string, string> = {}): Promise<{ code: number | null; output: string }> {
