@@ -273,7 +273,7 @@ test('watch mode never serves a kept outcome: it must watch the folders itself',
   child.stderr.on('data', (chunk) => void (output += chunk));
   const exited = new Promise((resolve) => child.once('exit', resolve));
   try {
-    await poll(async () => fs.existsSync(main), (built) => built, { timeout: 20_000 });
+    await poll(async () => fs.existsSync(main), (built) => built, { timeout: 45_000, context: () => `\nrollup --watch printed:\n${output}` });
     // A file added to a folder only the plugin watches (Rollup watches imported modules by itself).
     // Under a new name every second: one made while the watcher still scans counts as there from the start.
     const scorers = path.join(dir, 'src/mastra/agents/support/scorers');
@@ -288,7 +288,7 @@ test('watch mode never serves a kept outcome: it must watch the folders itself',
         return fs.readFileSync(main, 'utf8').includes('"added-in-watch-');
       },
       (rebuilt) => rebuilt,
-      { timeout: 20_000, context: () => `\nrollup --watch printed:\n${output}` },
+      { timeout: 45_000, context: () => `\nrollup --watch printed:\n${output}` },
     );
   } finally {
     child.kill();
