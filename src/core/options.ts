@@ -37,7 +37,9 @@ export interface Options {
   diagnostics?: Partial<Record<WarningCode, DiagnosticSetting>>;
   /**
    * Keep each file's static reading (and each folder's listing) between processes, so the next build
-   * re-reads only files and folders whose size or modification time changed: `true` keeps it under Vite's `cacheDir` (else the nearest
+   * re-reads only files and folders whose stamp (size, modification and change times, inode) changed,
+   * and a one-shot build's whole outcome, so the next build of an unchanged tree serves it after a stat
+   * per input: `true` keeps them under Vite's `cacheDir` (else the nearest
    * `node_modules/.cache/agent-scorers/`), a string is a folder (relative to `root`), `false` keeps
    * nothing. A file read within a few seconds of its last modification is never kept (its time may
    * not move on a quick second edit). Default `true`.

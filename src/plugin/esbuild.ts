@@ -12,10 +12,10 @@ import { dtsFor, writeDtsFile } from '../core/dts.js';
 import { splitDiagnostics } from '../core/generate.js';
 import { manifestJson } from '../core/manifest.js';
 import { checkOptions, type Options, type ResolvedOptions } from '../core/options.js';
-import type { AgentPlan, Plan } from '../core/plan.js';
+import type { Plan } from '../core/plan.js';
 import { HELPER } from './helper-path.js';
 import { createSourceCache } from './source-cache.js';
-import { planTree, readingsFile, resolveOptions, unknownAgentMessage } from './tree.js';
+import { planTree, readingsFile, resolveOptions, unimportedFiles, unknownAgentMessage } from './tree.js';
 
 export type { Options } from '../core/options.js';
 
@@ -25,13 +25,6 @@ const sameFile = (file: string): string => file;
 
 // The code goes in the text, the file in the location (esbuild prints it), so neither shows twice.
 const toMessage = (d: Diagnostic): PartialMessage => ({ text: `[${d.code}] ${d.message}`, location: d.file ? { file: d.file } : null });
-
-/** What an agent's module stands for but does not import (the host watches what it imports): overridden files, the config. */
-function unimportedFiles(agent: AgentPlan): string[] {
-  const files = agent.files.filter((f) => !f.imported).map((f) => f.path);
-  if (agent.folder.config) files.push(`${agent.folder.path}/${agent.folder.config}`);
-  return files;
-}
 
 export function agentScorers(userOptions?: Options): Plugin {
   const checked = checkOptions(userOptions);

@@ -26,7 +26,7 @@ import { installInspector, type InspectorServer } from './inspector.js';
 import { HELPER } from './helper-path.js';
 import { loadOutcome, removeOutcome, saveOutcome, type Outcome } from './outcome-store.js';
 import { createSourceCache } from './source-cache.js';
-import { outcomeFile, outcomeFingerprint, planTree, readingsFile, resolveOptions, unknownAgentMessage } from './tree.js';
+import { importedFiles, outcomeFingerprint, planTree, resolveOptions, storeFiles, unimportedFiles, unknownAgentMessage } from './tree.js';
 
 export type { Options } from '../core/options.js';
 
@@ -55,17 +55,13 @@ const APP_BUILD = Symbol.for('agent-scorers.appBuild');
 type AppBuild = { environments: Set<unknown>; printed: Set<string>; builds: Map<unknown, number>; round: number };
 const appBuildState = globalThis as { [APP_BUILD]?: AppBuild };
 
-/** The files an agent's generated code imports by path: its imported scorer files and, when imported, its config. */
-const importedFiles = (agent: AgentPlan): string[] => [
-  ...agent.files.filter((file) => file.imported).map((file) => file.path),
-  ...(agent.importConfig ? [`${agent.folder.path}/${agent.folder.config}`] : []),
-];
-
 export function agentScorers(userOptions?: Options) {
   const checked = checkOptions(userOptions);
   let hostRoot: string | undefined;
   let options: ResolvedOptions | null = null;
   let current: Plan | null = null;
+  /** The declaration file's text for `current` (option `dts`), kept with a build's outcome. */
+  let currentDts: string | null = null;
   let loadedThisBuild = false;
   /** Folders are watched once per build: every module of ours used to add all of them (O(agents²)). */
   let watchedThisBuild = false;
@@ -99,9 +95,9 @@ export function agentScorers(userOptions?: Options) {
   const resolved = (): ResolvedOptions => {
     if (options === null) {
       options = resolveOptions(checked, hostRoot);
-      const readings = readingsFile(options, hostCacheDir);
-      sources.setStore(readings, options.root);
-      keeping = readings === null ? null : { file: outcomeFile(readings), fingerprint: outcomeFingerprint(options, `${vite ? 'vite' : 'paths'}\n${HELPER}`) };
+      const files = storeFiles(options, hostCacheDir);
+      sources.setStore(files?.readings ?? null, options.root);
+      keeping = files && { file: files.outcome, fingerprint: outcomeFingerprint(options, `${vite ? 'vite' : 'paths'}\n${HELPER}`) };
     }
     return options;
   };
@@ -114,7 +110,8 @@ export function agentScorers(userOptions?: Options) {
     // A fixed problem is forgotten, so it is reported again if it comes back.
     for (const text of printed) if (!live.has(text)) printed.delete(text);
     // Rewritten only when its content changes; written again if deleted.
-    if (o.dtsFile) writeDtsFile(o.dtsFile, dtsFor(current, o.dtsFile));
+    currentDts = o.dtsFile ? dtsFor(current, o.dtsFile) : null;
+    if (o.dtsFile && currentDts !== null) writeDtsFile(o.dtsFile, currentDts);
     return current;
   };
 
@@ -143,10 +140,7 @@ export function agentScorers(userOptions?: Options) {
 
   /** The files a generated module stands for: watched when something watches, imported ones resolved by us. */
   function useAgentFiles(ctx: Context, agent: AgentPlan): void {
-    if (watching) {
-      if (agent.folder.config) ctx.addWatchFile(`${agent.folder.path}/${agent.folder.config}`);
-      for (const file of agent.files) if (!file.imported) ctx.addWatchFile(file.path);
-    }
+    if (watching) for (const file of unimportedFiles(agent)) ctx.addWatchFile(file);
     for (const file of importedFiles(agent)) sources.rememberFile(file);
   }
 
@@ -170,9 +164,7 @@ export function agentScorers(userOptions?: Options) {
     // manifest asset is opt-in.)
     const imported = planned.agents.flatMap(importedFiles).filter((file) => specifier(file) === file);
     const manifest = checked.manifest ? manifestJson(planned.manifest) : null;
-    const { dtsFile } = resolved();
-    const dts = dtsFile ? dtsFor(planned, dtsFile) : null;
-    saveOutcome(keeping.file, keeping.fingerprint, inputs, { code, diagnostics: planned.diagnostics, manifest, dts, imported });
+    saveOutcome(keeping.file, keeping.fingerprint, inputs, { code, diagnostics: planned.diagnostics, manifest, dts: currentDts, imported });
   }
 
   return {

@@ -13,7 +13,7 @@
  */
 import fs from 'node:fs';
 import type { Diagnostic } from '../core/codes.js';
-import { fileStamp, writeAtomically } from './reading-store.js';
+import { fileStamp, isObject, writeAtomically } from './reading-store.js';
 
 export { remove as removeOutcome } from './reading-store.js';
 
@@ -45,11 +45,11 @@ export function loadOutcome(file: string, fingerprint: string): Outcome | null {
   } catch {
     return null;
   }
-  if (data === null || typeof data !== 'object' || data.fingerprint !== fingerprint) return null;
+  if (!isObject(data) || data.fingerprint !== fingerprint) return null;
   const { code, diagnostics, manifest, dts, imported, inputs } = data;
   const textOrNull = (v: unknown) => v === null || typeof v === 'string';
   if (typeof code !== 'string' || !textOrNull(manifest) || !textOrNull(dts) || !isStringArray(imported)) return null;
-  if (!Array.isArray(diagnostics) || !diagnostics.every((d) => d !== null && typeof d === 'object' && typeof d.code === 'string' && typeof d.message === 'string')) return null;
+  if (!Array.isArray(diagnostics) || !diagnostics.every((d) => isObject(d) && typeof d.code === 'string' && typeof d.message === 'string')) return null;
   if (!Array.isArray(inputs) || inputs.length === 0) return null;
   for (const input of inputs) {
     if (!Array.isArray(input) || typeof input[0] !== 'string' || typeof input[1] !== 'string') return null;

@@ -76,7 +76,7 @@ const encode = (kind: ReadingKind, value: unknown): unknown =>
 const decode = (kind: ReadingKind, value: unknown): unknown =>
   kind === 'config' ? { ...(value as object), sampling: new Map((value as { sampling: Array<[string, unknown]> }).sampling) } : value;
 
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object';
+export const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object';
 /** The shape each kind has, so a file that is JSON but not ours is refused rather than crashing a build later. */
 const WELL_FORMED: Record<ReadingKind, (v: unknown) => boolean> = {
   scorer: (v) => isObject(v) && typeof v.hasDefault === 'boolean' && isObject(v.sampling) && typeof v.sampling.kind === 'string' && typeof v.shape === 'string' && (v.problem === null || isObject(v.problem)),

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { VIRTUAL_ID } from '../core/codegen.js';
 import { withRoot, type CheckedOptions, type ResolvedOptions } from '../core/options.js';
-import { plan, type Plan } from '../core/plan.js';
+import { plan, type AgentPlan, type Plan } from '../core/plan.js';
 import { relativeTo, scan } from '../core/scan.js';
 import { defaultReadingsFolder, version } from './reading-store.js';
 import type { createSourceCache } from './source-cache.js';
@@ -26,13 +26,14 @@ export function planTree(options: ResolvedOptions, sources: ReturnType<typeof cr
 }
 
 /**
- * The file that keeps this tree's readings between processes (option `cache`), or null: one per root,
- * set of agents folders and version of the readers, so two projects, two sets of agents folders in one
- * root, or two builds of this package (`npm run bench -- --compare`), do not overwrite each other's.
- * (Configurations differing only in `extensions` or `exclude` share one: readings do not depend on them,
- * only which files are read.)
+ * The files that keep this tree's readings (and a one-shot build's outcome, outcome-store.ts) between
+ * processes (option `cache`), or null: one pair per root, set of agents folders and version of the
+ * readers, so two projects, two sets of agents folders in one root, or two builds of this package
+ * (`npm run bench -- --compare`), do not overwrite each other's. (Configurations differing only in
+ * `extensions` or `exclude` share them: readings do not depend on them, only which files are read; the
+ * outcome's fingerprint tells them apart.)
  */
-export function readingsFile(options: ResolvedOptions, hostCacheDir?: string): string | null {
+export function storeFiles(options: ResolvedOptions, hostCacheDir?: string): { readings: string; outcome: string } | null {
   if (options.cache === false) return null;
   const folder =
     typeof options.cache === 'string' ? path.resolve(options.root, options.cache) : hostCacheDir ? path.join(hostCacheDir, 'agent-scorers') : defaultReadingsFolder(options.root);
@@ -40,17 +41,36 @@ export function readingsFile(options: ResolvedOptions, hostCacheDir?: string): s
   // Vite's cacheDir and node_modules/.cache may serve several roots (a monorepo, nested projects).
   const tree = [options.root, ...options.agentsDirs.map((d) => relativeTo(options.root, d))].join('\n');
   const id = (text: string) => createHash('sha1').update(text).digest('hex').slice(0, 8);
-  return path.join(folder, `readings-${id(tree)}-${id(version())}.json`);
+  const name = `${id(tree)}-${id(version())}.json`;
+  return { readings: path.join(folder, `readings-${name}`), outcome: path.join(folder, `outcome-${name}`) };
 }
+
+/** The readings file alone (storeFiles), for the adapters that keep no outcome. */
+export const readingsFile = (options: ResolvedOptions, hostCacheDir?: string): string | null => storeFiles(options, hostCacheDir)?.readings ?? null;
+
+/** An agent's config file, by path. */
+const configPath = (agent: AgentPlan): string => `${agent.folder.path}/${agent.folder.config}`;
+
+/** The files an agent's generated code imports by path: its imported scorer files and, when imported, its config. */
+export const importedFiles = (agent: AgentPlan): string[] => [
+  ...agent.files.filter((file) => file.imported).map((file) => file.path),
+  ...(agent.importConfig ? [configPath(agent)] : []),
+];
+
+/**
+ * The files an agent's module stands for but does not import, which a watcher must watch for it (the
+ * host watches what is imported): overridden scorer files and the config.
+ */
+export const unimportedFiles = (agent: AgentPlan): string[] => [
+  ...agent.files.filter((file) => !file.imported).map((file) => file.path),
+  ...(agent.folder.config ? [configPath(agent)] : []),
+];
 
 /** `virtual:agent-scorers/<key>` for a key the plan does not have. */
 export function unknownAgentMessage(planned: Plan, agentKey: string): string {
   const known = planned.agents.map((a) => JSON.stringify(a.folder.key)).join(', ') || '(none)';
   return `Unknown agent ${JSON.stringify(agentKey)} in "${VIRTUAL_ID}/${agentKey}"; known agents: ${known}.`;
 }
-
-/** Where a one-shot build's whole outcome is kept (outcome-store.ts): beside the readings it came from. */
-export const outcomeFile = (readings: string): string => path.join(path.dirname(readings), path.basename(readings).replace(/^readings-/, 'outcome-'));
 
 /** What a kept outcome depends on beside its inputs: the options, and how the host is given imports (`host`). */
 export const outcomeFingerprint = (options: ResolvedOptions, host: string): string =>

@@ -6,10 +6,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from 'vitest';
-import { prepare } from '../helpers/hosts.js';
+import { age, prepare } from '../helpers/hosts.js';
 import { importPlugin, importVite, watcherSettled } from './helpers.js';
 
-const HOUR_AGO = new Date(Date.now() - 3600_000);
 const TONE = 'src/mastra/agents/weather/scorers/tone.ts';
 
 test('a restarted dev server reuses the kept readings; an edit while it runs is read again', async () => {
@@ -17,9 +16,7 @@ test('a restarted dev server reuses the kept readings; an edit while it runs is 
   const agentScorers = await importPlugin();
   const dir = prepare('dev-basic', 'store');
   fs.writeFileSync(path.join(dir, 'package.json'), '{ "name": "dev-store", "private": true }\n');
-  for (const entry of fs.readdirSync(path.join(dir, 'src'), { withFileTypes: true, recursive: true })) {
-    fs.utimesSync(path.join(entry.parentPath, entry.name), HOUR_AGO, HOUR_AGO);
-  }
+  age(path.join(dir, 'src'));
   const start = async () => {
     const server = await vite.createServer({
       configFile: false,

@@ -127,6 +127,20 @@ export async function build(
   };
 }
 
+/**
+ * Every file and folder under `dir` modified at `when` (an hour ago unless given), as in a checkout that
+ * is not being edited: the readings store never keeps what was modified in the last seconds.
+ */
+export function age(dir: string, when = new Date(Date.now() - 3600_000)): void {
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    fs.utimesSync(path.join(entry.parentPath, entry.name), when, when);
+  }
+}
+
+/** Where option `cache` keeps its files for a project with its own node_modules: Vite's cacheDir, else node_modules/.cache. */
+export const storeFolder = (dir: string, host: Host): string =>
+  path.join(dir, 'node_modules', host.startsWith('vite') ? '.vite' : '.cache', 'agent-scorers');
+
 let fresh = 0;
 /**
  * Imports a built file as it is now. Vitest's module runner drops a `?t=` query (Vite's own timestamp

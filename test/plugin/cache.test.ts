@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, test } from 'vitest';
-import { build, count, DIST, HOSTS, poll, prepare, REPO, run, type Host } from '../helpers/hosts.js';
+import { age, build, count, DIST, HOSTS, poll, prepare, REPO, run, storeFolder, type Host } from '../helpers/hosts.js';
 
 const TONE = 'src/mastra/agents/weather/scorers/tone.ts';
 const COLLISION = '[SCORER_KEY_COLLISION] Agent "weather": scorer "relevance"';
@@ -17,12 +17,6 @@ const IN_AN_HOUR = new Date(Date.now() + 3600_000);
 /** A store entry: kind, root-relative path, stamp, index into `values`. */
 type Stored = [string, string, string, number];
 
-/** Every file and folder under `dir` modified an hour ago, as in a checkout that is not being edited. */
-function age(dir: string, when = HOUR_AGO): void {
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    fs.utimesSync(path.join(entry.parentPath, entry.name), when, when);
-  }
-}
 
 /**
  * A project with its own package.json and node_modules, so the store lands inside it on every host
@@ -37,9 +31,6 @@ function project(host: Host, { aged = true } = {}): string {
   return dir;
 }
 
-/** Vite keeps it under its cacheDir, Rollup and Rolldown under the nearest node_modules/.cache. */
-const storeFolder = (dir: string, host: Host) =>
-  path.join(dir, 'node_modules', host.startsWith('vite') ? '.vite' : '.cache', 'agent-scorers');
 
 function storeFiles(dir: string, host: Host): string[] {
   const folder = storeFolder(dir, host);

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { build, HOSTS, prepare, type BuildResult } from '../helpers/hosts.js';
+import { age, build, HOSTS, prepare, storeFolder, type BuildResult } from '../helpers/hosts.js';
 
 const KEYS = [
   `a'b"`,
@@ -103,13 +103,12 @@ describe.each(HOSTS)('hostile names from a kept outcome on %s', (host) => {
     fs.writeFileSync(path.join(dir, 'package.json'), '{ "name": "names-kept", "private": true }\n');
     fs.mkdirSync(path.join(dir, 'node_modules'));
     fs.writeFileSync(path.join(dir, 'src/main.ts'), "import registry from 'virtual:agent-scorers';\nexport { registry };\n");
-    const anHourAgo = new Date(Date.now() - 3600_000);
-    for (const entry of fs.readdirSync(path.join(dir, 'src'), { withFileTypes: true, recursive: true })) fs.utimesSync(path.join(entry.parentPath, entry.name), anHourAgo, anHourAgo);
+    age(path.join(dir, 'src'));
     const ids = (registry: any) => Object.fromEntries(Object.keys(registry).map((agent) => [agent, Object.keys(registry[agent]).map((k) => [k, registry[agent][k].scorer.id])]));
 
     const first = await build(host, 'names', { dir });
     expect(first.code, first.output).toBe(0);
-    const folder = path.join(dir, 'node_modules', host.startsWith('vite') ? '.vite' : '.cache', 'agent-scorers');
+    const folder = storeFolder(dir, host);
     const [outcome] = fs.readdirSync(folder).filter((f) => f.startsWith('outcome-'));
     expect(outcome).toBeDefined();
     const keptAt = fs.statSync(path.join(folder, outcome)).mtimeMs;
