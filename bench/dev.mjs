@@ -69,36 +69,71 @@ const startServer = async (cache) => {
 const loadRegistryModule = (server) =>
   (server.environments?.ssr ?? server).transformRequest('virtual:agent-scorers', ...(server.environments ? [] : [{ ssr: true }]));
 
-// ---- 0. first load of the registry in a fresh process: nothing kept, and a restart with the readings kept
+// ---- 0. first load of the registry module in a fresh process, against the modules a user would write
+// instead (same tree, same server options): one static import per scorer file by hand (b), and
+// `import.meta.glob` (c). Each is the entry module alone, transformed by Vite; its imports are not followed.
+fs.writeFileSync(
+  path.join(root, 'src/hand.ts'),
+  [
+    ...Array.from({ length: AGENTS }, (_, a) => Array.from({ length: SCORERS }, (_, s) => `import a${a}s${s} from './mastra/agents/${agentKey(a)}/scorers/s${s}.ts';`)).flat(),
+    `export default {${Array.from({ length: AGENTS }, (_, a) => `${JSON.stringify(agentKey(a))}: {${Array.from({ length: SCORERS }, (_, s) => `s${s}: { scorer: a${a}s${s} }`).join(', ')}}`).join(',\n')}};`,
+  ].join('\n'),
+);
+fs.writeFileSync(
+  path.join(root, 'src/glob.ts'),
+  `const files = import.meta.glob('./mastra/agents/*/scorers/*.ts', { eager: true, import: 'default' });
+const registry: Record<string, Record<string, { scorer: unknown }>> = {};
+for (const [file, scorer] of Object.entries(files)) {
+  const [agent, , name] = file.slice('./mastra/agents/'.length).split('/');
+  (registry[agent] ??= {})[name.slice(0, -'.ts'.length)] = { scorer };
+}
+export default registry;
+`,
+);
 // Files modified in the last 3 s are never kept (reading-store.ts): let the fresh tree age first.
 await new Promise((done) => setTimeout(done, 3500));
-const firstLoadInChild = (cache) => {
+/**
+ * `variant`: `a` the plugin (readings kept), `n` the plugin keeping nothing, `b` hand-written, `c` glob.
+ * `settle`: request the module 1 s after the watcher is ready, as a first request comes after a start-up
+ * (the plugin plans the tree then), rather than at once. `whole`: also time the import of the whole graph.
+ */
+const firstLoadInChild = (variant, { settle = false, whole = false } = {}) => {
+  const plugin = variant === 'a' || variant === 'n';
+  const id = plugin ? 'virtual:agent-scorers' : `/src/${variant === 'b' ? 'hand' : 'glob'}.ts`;
   const script = `
     const { createServer } = await import(${JSON.stringify(pathToFileURL(path.join(REPO, 'node_modules/vite/dist/node/index.js')).href)});
     const { default: agentScorers } = await import(${JSON.stringify(pathToFileURL(path.join(REPO, 'dist/plugin/vite.js')).href)});
-    const server = await createServer({ ...${JSON.stringify(serverOptions)}, plugins: [agentScorers({ dts: false, cache: ${cache} })] });
+    const plugins = ${plugin} ? [agentScorers({ dts: false, cache: ${variant === 'a'} })] : [];
+    const server = await createServer({ ...${JSON.stringify(serverOptions)}, plugins });
     await new Promise((resolve) => server.watcher.once('ready', resolve));
-    const start = performance.now();
-    await server.environments.ssr.transformRequest('virtual:agent-scorers');
+    if (${settle}) await new Promise((resolve) => setTimeout(resolve, 1000));
+    let start = performance.now();
+    await server.environments.ssr.transformRequest(${JSON.stringify(id)});
     console.log(performance.now() - start);
+    if (${whole}) {
+      start = performance.now();
+      await server.ssrLoadModule(${JSON.stringify(id)});
+      console.log(performance.now() - start);
+    }
     await server.close();`;
-  return Number(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' }).trim().split('\n').pop());
+  return execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' }).trim().split('\n').map(Number);
 };
-const coldLoads = [];
-const keptLoads = [];
-firstLoadInChild(true); // writes the store
+const firstLoads = { a: [], n: [], b: [], c: [], settled: [] };
+firstLoadInChild('a'); // writes the store
 for (let r = 0; r < Math.min(ROUNDS, 5); r++) {
-  coldLoads.push(firstLoadInChild(false));
-  keptLoads.push(firstLoadInChild(true));
+  // Interleaved, so the machine's noise falls on every variant alike.
+  for (const variant of ['a', 'n', 'b', 'c']) firstLoads[variant].push(firstLoadInChild(variant)[0]);
+  firstLoads.settled.push(firstLoadInChild('a', { settle: true })[0]);
 }
+// The whole first import (every scorer module transformed and run): once each, it takes seconds.
+const [, wholeA] = firstLoadInChild('a', { settle: true, whole: true });
+const [, wholeB] = firstLoadInChild('b', { settle: true, whole: true });
 
 // ---- 1. created file vs edited scorer in a dev server -----------------------------------------
 const server = await startServer(true);
 const load = async () => (await server.ssrLoadModule('virtual:agent-scorers')).default;
 await loadRegistryModule(server);
-let t = performance.now();
 await load();
-const firstImport = performance.now() - t;
 
 async function timeUntil(change, shows) {
   const start = performance.now();
@@ -171,10 +206,15 @@ const rows = [
 ];
 console.log(`agent-scorers dev benchmark: ${AGENTS} agents × ${SCORERS} scorers (${found} files), Vite 8, median of ${ROUNDS} (scan: ${scans.length}) rounds`);
 const walk = median(walks);
-const cold = median(coldLoads);
-const kept = median(keptLoads);
-console.log(`first load of the registry module in a fresh process, nothing kept (cache: false): ${ms(cold)} (${(cold / walk).toFixed(1)}× the raw walk)`);
-console.log(`the same after a restart, readings kept (cache: true): ${ms(kept)} (${(kept / walk).toFixed(1)}× the raw walk); first import with every scorer module: ${ms(firstImport)}`);
+const line = (label, value, base, baseName) => console.log(`${label}: ${ms(value)} (${(value / walk).toFixed(1)}× the raw walk${base ? `, ${(value / base).toFixed(2)}× ${baseName}` : ''})`);
+const [a, n, b, c, settled] = ['a', 'n', 'b', 'c', 'settled'].map((v) => median(firstLoads[v]));
+console.log('first load of the entry module in a fresh dev server (transformRequest; imports not followed):');
+line('  a  virtual:agent-scorers, readings kept, at once', a, b, 'hand-written');
+line('  a  the same, 1 s after start-up', settled, b, 'hand-written');
+line('  n  virtual:agent-scorers, nothing kept (cache: false)', n, b, 'hand-written');
+line('  b  hand-written registry (one import per scorer file)', b);
+line('  c  import.meta.glob registry', c, b, 'hand-written');
+console.log(`whole first import (every module transformed and run), once: a ${ms(wholeA)}, b ${ms(wholeB)} (a/b ${(wholeA / wholeB).toFixed(2)})`);
 const w0 = Math.max(...rows.map((r) => r[0].length));
 const w1 = Math.max(...rows.map((r) => r[1].length));
 for (const [a, b, c] of rows) console.log(`  ${a.padEnd(w0)}  ${b.padStart(w1)}  ${c}`);

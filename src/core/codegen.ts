@@ -113,7 +113,10 @@ export function registryModule(planned: Plan, helper: string, mode: RegistryMode
       const name = mode.kind === 'file' ? mode.exportName(agent.folder.key) : null;
       if (name) named.push(`a${i} as ${name}`);
     } else {
-      lines.push(`import a${i} from ${lit(AGENT_PREFIX + agent.folder.key)};`);
+      // By its resolved id, as Rollup's own plugins import their helpers: Vite's SSR import analysis
+      // takes `virtual:agent-scorers/<key>` for a package and tries a Node resolution of each one
+      // before asking plugins (~20 ms at 1,000 agents), but never for an id holding a NUL.
+      lines.push(`import a${i} from ${lit(resolvedAgentId(agent.folder.key))};`);
     }
     pairs.push(`[${lit(agent.folder.key)},a${i}]`);
   });

@@ -85,9 +85,10 @@ export function watchAgents(server: DevServer, hooks: DevHooks): () => void {
     timer.unref?.();
   };
 
-  const changed = (file: string) => {
+  /** `misread`: `file`'s own module is stale too (see `onChange`). */
+  const changed = (file: string, misread = false) => {
     hooks.invalidatePlan();
-    invalidateVirtualModules(server, affectedAgent(file, agentsDirs));
+    invalidateVirtualModules(server, affectedAgent(file, agentsDirs), misread ? file : null);
     scheduleRefresh();
   };
 
@@ -106,13 +107,14 @@ export function watchAgents(server: DevServer, hooks: DevHooks): () => void {
       return;
     }
     const planned = hooks.plan();
+    // Vite finds a changed file's modules by its path up to a `?` or `#`, so it never updates a scorer
+    // file or config whose path holds one (the plugin reads those itself, index.ts `load`): we do.
+    const misread = /[?#]/.test(file) && planned !== null && filesOf(planned).has(file);
     // Without a plan we cannot compare, but the served modules may predate the edit: be safe.
-    const stale = planned
-      ? editChangesPlan(planned, file, hooks.analyseScorer)
-      : affectsDiscovery(file, agentsDirs, []);
+    const stale = misread || (planned ? editChangesPlan(planned, file, hooks.analyseScorer) : affectsDiscovery(file, agentsDirs, []));
     if (stale) {
-      forgetInRunners(server, (node) => node.file === file);
-      changed(file);
+      forgetInRunners(server, (node) => node.file === file || node.id === file);
+      changed(file, misread);
     } else if (planned !== null && filesOf(planned).has(file)) {
       // Vite's HMR handles the edit, but tells only the first runner to fetch again (see
       // forgetInRunners): another would keep the old scorer, or our module's failed import of it
@@ -182,29 +184,31 @@ export function affectedAgent(file: string, agentsDirs: readonly string[]): stri
 }
 
 /**
- * Invalidates `virtual:agent-scorers` and the changed agent's modules in every environment's module graph
- * (so `ssrLoadModule` and any fetch see fresh code), then tells each environment that holds one of
+ * Invalidates `virtual:agent-scorers` and the changed agent's modules (and `file`'s, when given) in
+ * every environment's module graph (so `ssrLoadModule` and any fetch see fresh code), then tells each environment that holds one of
  * them to reload, as Vite does for an update without an HMR boundary: the browser reloads the page,
  * a module runner re-imports its entry points. (`environment.reloadModule` would route virtual ids
  * through a file path that module runners never match, so they would keep stale modules.)
  */
-function invalidateVirtualModules(server: DevServer, agent: string | null = null): void {
-  const stale = isStale(agent);
+function invalidateVirtualModules(server: DevServer, agent: string | null = null, file: string | null = null): void {
+  const ours = isStale(agent);
+  // `file`: a module of a user's file, by its id, invalidated with ours.
+  const stale = (id: string) => id === file || ours(id);
   const environments = server.environments ? Object.values(server.environments) : [];
   const graphs: Array<[ModuleGraph, Environment | null]> = environments.flatMap((env) => (env.moduleGraph ? [[env.moduleGraph, env] as [ModuleGraph, Environment]] : []));
   if (graphs.length === 0 && server.moduleGraph) graphs.push([server.moduleGraph, null]);
   const timestamp = Date.now();
   for (const [graph, env] of graphs) {
-    const ours = [...graph.idToModuleMap.values()].filter((mod) => mod.id !== null && stale(mod.id));
-    if (ours.length === 0) continue;
+    const mods = [...graph.idToModuleMap.values()].filter((mod) => mod.id !== null && stale(mod.id));
+    if (mods.length === 0) continue;
     // Twice, as Vite does for a changed file: the plain invalidation stamps the module so that a
     // transform already running (its load saw the old folders) is not cached when it ends; the HMR
     // one gives browsers a fresh `?t=` to import. The HMR one alone let such a transform cache old
     // code for good.
     const plain = new Set<ModuleNode>();
-    for (const mod of ours) graph.invalidateModule(mod, plain);
+    for (const mod of mods) graph.invalidateModule(mod, plain);
     const hmr = new Set<ModuleNode>();
-    for (const mod of ours) graph.invalidateModule(mod, hmr, timestamp, true);
+    for (const mod of mods) graph.invalidateModule(mod, hmr, timestamp, true);
     env?.hot?.send({ type: 'full-reload', path: '*' });
   }
   forgetInRunners(server, (node) => stale(node.id));

@@ -6,45 +6,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { age, build, HOSTS, prepare, storeFolder, type BuildResult } from '../helpers/hosts.js';
+import { AGENT, byCodeUnit, writeHostile } from '../helpers/names.js';
 
-const KEYS = [
-  `a'b"`,
-  'x${y}',
-  'back\\slash',
-  'ünïcødé',
-  'with space',
-  '__proto__',
-  'constructor',
-  'toString',
-  'hasOwnProperty',
-  'new\nline',
-  'a"+(globalThis.PWNED=1)+"',
-  "');globalThis.PWNED=1;('",
-  'line\u2028separator',
-  '😀 emoji',
-  '100%',
-  'what?',
-  'hash#tag',
-];
-const AGENT = `qu"o'te $\{x} \\ ü`;
-const byCodeUnit = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-
-function writeHostile(dir: string): string[] {
-  const written: string[] = [];
-  for (const agent of ['hostile', AGENT]) {
-    const scorers = path.join(dir, 'src/mastra/agents', agent, 'scorers');
-    fs.mkdirSync(scorers, { recursive: true });
-    for (const key of KEYS) {
-      try {
-        fs.writeFileSync(path.join(scorers, `${key}.ts`), `export default { id: ${JSON.stringify(`${agent}:${key}`)}, run: async () => ({ score: 1 }) };\n`);
-        if (agent === 'hostile') written.push(key);
-      } catch {
-        // A file system that refuses a name simply has no such scorer; the rest must still work.
-      }
-    }
-  }
-  return written;
-}
 
 describe.each(HOSTS)('hostile names on %s', (host) => {
   let result: BuildResult;
