@@ -4,6 +4,7 @@
  * `${`, newlines, lone surrogates), so no file or folder name can inject code.
  */
 import type { Levels } from './codes.js';
+import type { Manifest } from './manifest.js';
 import type { AgentPlan, Plan } from './plan.js';
 
 export const VIRTUAL_ID = 'virtual:agent-scorers';
@@ -96,12 +97,31 @@ export type RegistryMode =
    */
   | { kind: 'file'; specifier: (file: string) => string; header: readonly string[]; exportName: (agentKey: string) => string | null };
 
+/**
+ * The manifest as the registry helper's `manifestOf` reads it: arrays only (so `__proto__` stays an
+ * ordinary key), and no path it can join again: a scorer file's is its agent's folder, `scorers/` and its
+ * name; a config's, the folder and its name (src/core/plan.ts `manifestAgent` joins them the same way).
+ * Sampling is left out where it is null.
+ */
+export function compactManifest(manifest: Manifest): string {
+  const agents = Object.keys(manifest.agents).map((key) => {
+    const agent = manifest.agents[key];
+    const scorers = Object.keys(agent.scorers).map((scorerKey) => {
+      const { file, sampling } = agent.scorers[scorerKey];
+      const name = file === null ? null : file.slice(`${agent.dir}/scorers/`.length);
+      return sampling === null ? [scorerKey, name] : [scorerKey, name, sampling];
+    });
+    return [key, agent.dir, agent.config === null ? null : agent.config.slice(agent.dir.length + 1), agent.configScorers, scorers];
+  });
+  return JSON.stringify([manifest.version, agents, manifest.diagnostics]);
+}
+
 /** `virtual:agent-scorers` or the generated file: the registry, the manifest and `resolveScorers`. */
 export function registryModule(planned: Plan, helper: string, mode: RegistryMode = { kind: 'virtual' }): string {
   const inline = mode.kind !== 'virtual';
   const lines = mode.kind === 'file' ? [...mode.header] : [];
   const define: Define = mode.kind === 'inline' ? 'defineAgentOnce' : 'defineAgent';
-  lines.push(`import { ${inline ? `${define}, ` : ''}defineRegistry, createResolver } from ${lit(helper)};`, ...(inline ? onceImport(define) : []));
+  lines.push(`import { ${inline ? `${define}, ` : ''}defineRegistry, createResolver, manifestOf } from ${lit(helper)};`, ...(inline ? onceImport(define) : []));
   const values: string[] = [];
   const pairs: string[] = [];
   const named: string[] = [];
@@ -124,9 +144,8 @@ export function registryModule(planned: Plan, helper: string, mode: RegistryMode
     ...values,
     `const registry = defineRegistry([${pairs.join(',')}]);`,
     'export default registry;',
-    // JSON.parse keeps `__proto__` an ordinary key (an object literal would set the prototype);
-    // the annotation lets bundlers drop the manifest when nobody imports it.
-    `export const manifest = /* @__PURE__ */ JSON.parse(${lit(JSON.stringify(planned.manifest))});`,
+    // The annotation lets bundlers drop the manifest when nobody imports it.
+    `export const manifest = /* @__PURE__ */ manifestOf(${lit(compactManifest(planned.manifest))});`,
     'export const resolveScorers = /* @__PURE__ */ createResolver(registry);',
   );
   if (named.length > 0) lines.push(`export { ${named.join(', ')} };`);

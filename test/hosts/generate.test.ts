@@ -115,7 +115,7 @@ describe('one generation', () => {
     expect(result.code, result.output).toBe(0);
     expect(result.output).not.toContain('SCORER_KEY_COLLISION');
     expect(count(result.output, '[agent-scorers] [CONFIG_SCORERS_FUNCTION]')).toBe(1);
-    expect(JSON.parse(read(dir, GEN).match(/JSON\.parse\((".*")\);$/m)![1]).includes('SCORER_KEY_COLLISION')).toBe(false);
+    expect(JSON.parse(read(dir, GEN).match(/manifestOf\((".*")\);$/m)![1]).includes('SCORER_KEY_COLLISION')).toBe(false);
     const bad = await generate(dir, ['--diagnostics', 'SCORER_DUPLICATE_KEY=off']);
     expect(bad.code).toBe(2);
     expect(bad.output).toContain('SCORER_DUPLICATE_KEY is an error and cannot be turned down');
