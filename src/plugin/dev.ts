@@ -185,10 +185,11 @@ export function affectedAgent(file: string, agentsDirs: readonly string[]): stri
 
 /**
  * Invalidates `virtual:agent-scorers` and the changed agent's modules (and `file`'s, when given) in
- * every environment's module graph (so `ssrLoadModule` and any fetch see fresh code), then tells each environment that holds one of
- * them to reload, as Vite does for an update without an HMR boundary: the browser reloads the page,
- * a module runner re-imports its entry points. (`environment.reloadModule` would route virtual ids
- * through a file path that module runners never match, so they would keep stale modules.)
+ * every environment's module graph (so `ssrLoadModule` and any fetch see fresh code), then tells each
+ * environment that holds one of them to reload, as Vite does for an update without an HMR boundary:
+ * the browser reloads the page, a module runner re-imports its entry points.
+ * (`environment.reloadModule` would route virtual ids through a file path that module runners never
+ * match, so they would keep stale modules.)
  */
 function invalidateVirtualModules(server: DevServer, agent: string | null = null, file: string | null = null): void {
   const ours = isStale(agent);
