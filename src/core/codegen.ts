@@ -4,7 +4,7 @@
  * `${`, newlines, lone surrogates), so no file or folder name can inject code.
  */
 import type { Levels } from './codes.js';
-import type { Manifest } from './manifest.js';
+import { compactManifest } from './manifest.js';
 import type { AgentPlan, Plan } from './plan.js';
 
 export const VIRTUAL_ID = 'virtual:agent-scorers';
@@ -96,25 +96,6 @@ export type RegistryMode =
    * imported by `specifier`, and a named export per agent for which `exportName` gives a name.
    */
   | { kind: 'file'; specifier: (file: string) => string; header: readonly string[]; exportName: (agentKey: string) => string | null };
-
-/**
- * The manifest as the registry helper's `manifestOf` reads it: arrays only (so `__proto__` stays an
- * ordinary key), and no path it can join again: a scorer file's is its agent's folder, `scorers/` and its
- * name; a config's, the folder and its name (src/core/plan.ts `manifestAgent` joins them the same way).
- * Sampling is left out where it is null.
- */
-export function compactManifest(manifest: Manifest): string {
-  const agents = Object.keys(manifest.agents).map((key) => {
-    const agent = manifest.agents[key];
-    const scorers = Object.keys(agent.scorers).map((scorerKey) => {
-      const { file, sampling } = agent.scorers[scorerKey];
-      const name = file === null ? null : file.slice(`${agent.dir}/scorers/`.length);
-      return sampling === null ? [scorerKey, name] : [scorerKey, name, sampling];
-    });
-    return [key, agent.dir, agent.config === null ? null : agent.config.slice(agent.dir.length + 1), agent.configScorers, scorers];
-  });
-  return JSON.stringify([manifest.version, agents, manifest.diagnostics]);
-}
 
 /** `virtual:agent-scorers` or the generated file: the registry, the manifest and `resolveScorers`. */
 export function registryModule(planned: Plan, helper: string, mode: RegistryMode = { kind: 'virtual' }): string {

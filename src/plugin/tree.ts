@@ -58,8 +58,9 @@ export const importedFiles = (agent: AgentPlan): string[] => [
 ];
 
 /**
- * The files an agent's module stands for but does not import, which a watcher must watch for it (the
- * host watches what is imported): overridden scorer files and the config.
+ * The files a watcher must watch for an agent's module beside what the host watches for its imports:
+ * the overridden scorer files it does not import, and the config whether imported or not (an edit of it
+ * re-plans the agent).
  */
 export const unimportedFiles = (agent: AgentPlan): string[] => [
   ...agent.files.filter((file) => !file.imported).map((file) => file.path),

@@ -291,7 +291,7 @@ export function defineRegistry(agents: ReadonlyArray<readonly [string, ResolvedS
   return freezeRecord(agents);
 }
 
-/** `manifestOf`'s input: the manifest with every derivable path left out (src/core/codegen.ts `compactManifest`). */
+/** `manifestOf`'s input: the manifest with every derivable path left out (src/core/manifest.ts `compactManifest`). */
 type CompactManifest = [
   version: 1,
   agents: Array<[key: string, dir: string, config: string | null, configScorers: string, scorers: Array<[key: string, name: string | null, sampling?: unknown]>]>,

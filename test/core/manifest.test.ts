@@ -1,5 +1,5 @@
 /**
- * The generated code carries the manifest in a compact form (src/core/codegen.ts `compactManifest`)
+ * The generated code carries the manifest in a compact form (src/core/manifest.ts `compactManifest`)
  * that the registry helper expands (`manifestOf`): the expansion is the very manifest the build wrote,
  * key for key and in order, for hostile names, `__proto__` keys, config-only and overridden keys,
  * subagents, function forms and literal sampling.
@@ -7,8 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { compactManifest } from '../../src/core/codegen.js';
-import { manifestJson } from '../../src/core/manifest.js';
+import { compactManifest, manifestJson } from '../../src/core/manifest.js';
 import { checkOptions, withRoot } from '../../src/core/options.js';
 import { analysersFor, plan } from '../../src/core/plan.js';
 import { scan } from '../../src/core/scan.js';
