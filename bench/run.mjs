@@ -21,6 +21,8 @@
  *   plugin/vite.js)  --compare <dir or file>  (also build with that plugin build, variant o, and
  *   report a/o: the way to measure one change)  --profile (a CPU profile of one plugin `vite build` per project, bench/.tmp/prof)
  *   --no-write (leave bench/results.json alone)
+ *   --instructions (count each build's instructions under valgrind's callgrind instead of timing it:
+ *   repeatable whatever else the machine runs, ~20x slower; 3 runs unless --runs)
  */
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -63,6 +65,7 @@ function parseArgs(argv) {
     else if (arg === '--plugin') args.plugin = path.resolve(value());
     else if (arg === '--compare') args.compare = path.resolve(value());
     else if (arg === '--no-write') args.write = false;
+    else if (arg === '--instructions') args.instructions = true;
     else throw new Error(`unknown option ${arg}`);
   }
   args.sizes ??= args.full ? [20, 200, 1000] : [20, 200];
@@ -121,25 +124,44 @@ function spawnTimed(node, argv, cwd, extraEnv) {
   });
 }
 
+/**
+ * callgrind counts every instruction of every thread (it runs them one at a time), so the count of a
+ * build moves by ~1% between runs whatever else the machine does, where wall and CPU time move by 15%.
+ */
+const CALLGRIND = ['--tool=callgrind', '--callgrind-out-file=/dev/null'];
+/** valgrind's own lines (`==pid== ...`) out of a build's output, and the instruction count they hold. */
+function splitValgrind(out) {
+  const own = out.split('\n').filter((line) => /^==\d+==/.test(line));
+  const refs = own.map((line) => /I\s+refs:\s+([\d,]+)/.exec(line)).find(Boolean);
+  return { ins: refs ? Number(refs[1].replaceAll(',', '')) : null, out: out.split('\n').filter((line) => !/^==\d+==/.test(line)).join('\n') };
+}
+
 let usageSeq = 0;
-/** One build in a fresh process; returns `{ ms, cpuMs, rssKb, noise }`. */
-async function buildOnce(node, project, variant, mode, profileDir) {
+/** One build in a fresh process; returns `{ ms, cpuMs, rssKb, ins, noise }` (`ins` under `count` only). */
+async function buildOnce(node, project, variant, mode, { profileDir, count = false } = {}) {
   const prof = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${project.shape}-${project.agents}-${variant}-${mode}.cpuprofile`] : [];
+  const spawnBuild = async (argv, env) => {
+    if (!count) return { ...(await spawnTimed(node, argv, project.dir, env)), ins: null };
+    const r = await spawnTimed('valgrind', [...CALLGRIND, node, ...argv], project.dir, env);
+    const { ins, out } = splitValgrind(r.out);
+    if (r.code === 0 && ins === null) throw new Error(`no instruction count in valgrind's output:\n${r.out}`);
+    return { ...r, out, ins };
+  };
   if (mode === 'api') {
-    const r = await spawnTimed(node, [...prof, path.join(BENCH, 'build-one.mjs'), project.dir, variant], project.dir, {});
+    const r = await spawnBuild([...prof, path.join(BENCH, 'build-one.mjs'), project.dir, variant], {});
     const last = r.out.trim().split('\n').pop() ?? '';
     if (r.code !== 0 || !last.startsWith('{')) throw new Error(`build() of ${project.shape}-${project.agents} (${variant}) failed (exit ${r.code}):\n${r.out}`);
     const { ms, cpuMs, maxRssKb } = JSON.parse(last);
-    return { ms, cpuMs, rssKb: maxRssKb, noise: r.out.slice(0, r.out.lastIndexOf(last)).trim() };
+    return { ms, cpuMs, rssKb: maxRssKb, ins: r.ins, noise: r.out.slice(0, r.out.lastIndexOf(last)).trim() };
   }
   const usage = path.join(TMP, `usage-${process.pid}-${usageSeq++}.json`);
   const argv = [...prof, '--import', pathToFileURL(path.join(BENCH, 'usage.mjs')).href, VITE_CLI, 'build', '--config', `vite.config.${variant}.ts`];
-  const r = await spawnTimed(node, argv, project.dir, { BENCH_USAGE: usage });
+  const r = await spawnBuild(argv, { BENCH_USAGE: usage });
   if (r.code !== 0) throw new Error(`vite build of ${project.shape}-${project.agents} (${variant}) failed (exit ${r.code}):\n${r.out}`);
   const { cpuMs, maxRssKb } = JSON.parse(fs.readFileSync(usage, 'utf8'));
   fs.rmSync(usage);
   // Vite prints its banner and file list at `info`; the configs use `warn`, so anything left is a warning.
-  return { ms: r.wall, cpuMs, rssKb: maxRssKb, noise: r.out.trim() };
+  return { ms: r.wall, cpuMs, rssKb: maxRssKb, ins: r.ins, noise: r.out.trim() };
 }
 
 const round = (x, digits = 0) => Math.round(x * 10 ** digits) / 10 ** digits;
@@ -204,27 +226,28 @@ async function main() {
         // Files modified in the last seconds are never kept (reading-store.ts): let a fresh tree age
         // first, so variant a measures what a user's second build of an unchanged tree does.
         if (project.writtenAt !== undefined) await new Promise((done) => setTimeout(done, Math.max(0, project.writtenAt + 3500 - Date.now())));
-        const runs = args.runs ?? (args.full ? (RUNS[agents] ?? 3) : QUICK_RUNS);
+        const runs = args.runs ?? (args.instructions ? 3 : args.full ? (RUNS[agents] ?? 3) : QUICK_RUNS);
         process.stdout.write(`${nodeVersion} ${shape} ${agents} agents: warm-up`);
         const { bytes, noise } = await warmUpAndVerify(node, project, args.variants, args.modes);
         const samples = {};
-        for (const mode of args.modes) for (const v of args.variants) samples[`${mode}:${v}`] = { ms: [], cpuMs: [], rssKb: [] };
+        for (const mode of args.modes) for (const v of args.variants) samples[`${mode}:${v}`] = { ms: [], cpuMs: [], rssKb: [], ins: [] };
         const slots = args.modes.flatMap((mode) => args.variants.map((v) => [mode, v]));
         for (let run = 0; run < runs; run++) {
           process.stdout.write(`, ${run + 1}`);
           // Rotate the order each run so no variant always follows the same one.
           for (let k = 0; k < slots.length; k++) {
             const [mode, v] = slots[(k + run) % slots.length];
-            const r = await buildOnce(node, project, v, mode);
+            const r = await buildOnce(node, project, v, mode, { count: args.instructions });
             const s = samples[`${mode}:${v}`];
             s.ms.push(r.ms);
             s.cpuMs.push(r.cpuMs);
             s.rssKb.push(r.rssKb);
+            if (r.ins !== null) s.ins.push(r.ins);
           }
         }
         if (args.profile && args.variants.includes('a')) {
           process.stdout.write(', profile');
-          await buildOnce(node, project, 'a', 'cli', profileDir);
+          await buildOnce(node, project, 'a', 'cli', { profileDir });
         }
         process.stdout.write('\n');
         for (const line of noise) console.log(`  printed: ${line}`);
@@ -234,7 +257,14 @@ async function main() {
           const variants = {};
           for (const v of args.variants) {
             const s = samples[`${mode}:${v}`];
-            variants[v] = { medianMs: round(m(v, 'ms')), minMs: round(Math.min(...s.ms)), medianCpuMs: round(m(v, 'cpuMs')), medianRssMb: round(m(v, 'rssKb') / 1024, 1), samplesMs: s.ms.map((x) => round(x)), bytes: bytes[v].raw, gzipBytes: bytes[v].gzip };
+            variants[v] = args.instructions
+              ? { medianIns: m(v, 'ins'), samplesIns: s.ins, bytes: bytes[v].raw, gzipBytes: bytes[v].gzip }
+              : { medianMs: round(m(v, 'ms')), minMs: round(Math.min(...s.ms)), medianCpuMs: round(m(v, 'cpuMs')), medianRssMb: round(m(v, 'rssKb') / 1024, 1), samplesMs: s.ms.map((x) => round(x)), bytes: bytes[v].raw, gzipBytes: bytes[v].gzip };
+          }
+          if (args.instructions) {
+            const ins = (x, y) => (samples[`${mode}:${x}`] && samples[`${mode}:${y}`] ? round(m(x, 'ins') / m(y, 'ins'), 3) : null);
+            results.push({ node: nodeVersion, shape, agents, scorers: project.scorers, mode, runs, variants, insAB: ins('a', 'b'), insNB: ins('n', 'b'), insAC: ins('a', 'c'), insAO: ins('a', 'o') });
+            continue;
           }
           results.push({
             node: nodeVersion,
@@ -261,6 +291,7 @@ async function main() {
   }
 
   const has = (v) => args.variants.includes(v);
+  if (args.instructions) return reportInstructions(args, results, { loadBefore, t0 });
   const header = ['node', 'shape', 'mode', 'agents', ...args.variants.map((v) => `${v} ms`)];
   if (has('a') && has('b')) header.push('a/b', 'a/b min', 'cpu a/b');
   if (has('n') && has('b')) header.push('n/b', 'cpu n/b');
@@ -320,6 +351,32 @@ async function main() {
     fs.writeFileSync(path.join(BENCH, 'results.json'), `${JSON.stringify(out, null, 2)}\n`);
     console.log('wrote bench/results.json');
   }
+}
+
+/** The table, summary and file of an `--instructions` run: medians of instruction counts, in millions. */
+function reportInstructions(args, results, { loadBefore, t0 }) {
+  const has = (v) => args.variants.includes(v);
+  const pairs = [['a', 'b', 'insAB'], ['n', 'b', 'insNB'], ['a', 'c', 'insAC'], ['a', 'o', 'insAO']].filter(([x, y]) => has(x) && has(y));
+  const rows = [['node', 'shape', 'mode', 'agents', ...args.variants.map((v) => `${v} Mi`), ...pairs.map(([x, y]) => `ins ${x}/${y}`)]];
+  for (const r of results) rows.push([r.node, r.shape, r.mode, r.agents, ...args.variants.map((v) => round(r.variants[v].medianIns / 1e6)), ...pairs.map(([, , key]) => r[key].toFixed(3))]);
+  console.log(`\nVite ${viteVersion()}, instructions counted by valgrind's callgrind (all threads), medians of ${results[0]?.runs ?? 0} interleaved runs; Mi = millions`);
+  console.log(table(rows));
+  const worst = (key) => Math.max(...results.map((r) => r[key]).filter((x) => x !== null));
+  const summary = Object.fromEntries(pairs.map(([x, y, key]) => [`worst ${x}/${y}`, worst(key)]));
+  console.log(`\n${Object.entries(summary).map(([k, v]) => `${k} ${v.toFixed(3)}`).join('; ')}`);
+  const elapsed = round((performance.now() - t0) / 1000, 1);
+  console.log(`bench took ${elapsed} s`);
+  if (!args.write) return;
+  const out = {
+    date: new Date().toISOString(),
+    machine: { vite: viteVersion(), cpus: os.cpus().length, cpu: os.cpus()[0]?.model.trim(), loadavgStart: loadBefore },
+    method: 'Each build under `valgrind --tool=callgrind` in a fresh process; instructions of all threads; medians of interleaved runs after an untimed warm-up round; ratios of medians.',
+    seconds: elapsed,
+    summary,
+    results,
+  };
+  fs.writeFileSync(path.join(BENCH, 'instructions.json'), `${JSON.stringify(out, null, 2)}\n`);
+  console.log('wrote bench/instructions.json');
 }
 
 function viteVersion() {
