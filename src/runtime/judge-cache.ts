@@ -127,6 +127,9 @@ export function judgeCacheKey(model: { provider: string; modelId: string }, para
   return sha256Hex(canonicalJson({ v: KEY_VERSION, provider, modelId: model.modelId, options }));
 }
 
+// Built from its code: hosts print escapes in literals as the character, and the bundle stays ASCII (test/plugin/ascii.test.ts).
+const ELLIPSIS = String.fromCharCode(0x2026);
+
 /** The last user message's text, flattened: its start and its end, which is where prompts differ. */
 function promptPreview(params: any): string {
   const messages: any[] = Array.isArray(params?.prompt) ? params.prompt : [];
@@ -134,7 +137,7 @@ function promptPreview(params: any): string {
   const content = user?.content;
   const text = typeof content === 'string' ? content : Array.isArray(content) ? content.map((p: any) => (p?.type === 'text' ? p.text : '')).join(' ') : '';
   const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length <= 160 ? flat : `${flat.slice(0, 60)} … ${flat.slice(-96)}`;
+  return flat.length <= 160 ? flat : `${flat.slice(0, 60)} ${ELLIPSIS} ${flat.slice(-96)}`;
 }
 
 const flatCount = (value: any): number => {

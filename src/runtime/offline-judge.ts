@@ -6,9 +6,9 @@
  * this package carries its purpose and data in `providerOptions['agent-scorers']` (real providers
  * ignore that key), and the offline judge answers those tasks with heuristics, not a language model:
  * - answer-relevancy statements: sentence splitting;
- * - answer-relevancy verdicts: the question's kind, read from its question word (how many → a number,
- *   when → a time, where → a place, who → a name, why → a cause, how do I → an instruction, yes-no,
- *   what/which → something said about its focus term); a statement giving the asked kind of content,
+ * - answer-relevancy verdicts: the question's kind, read from its question word (how many -> a number,
+ *   when -> a time, where -> a place, who -> a name, why -> a cause, how do I -> an instruction, yes-no,
+ *   what/which -> something said about its focus term); a statement giving the asked kind of content,
  *   or a short noun phrase that is the whole answer ("Tokyo"), is `yes`; one that only mentions the
  *   question's terms, declines, or talks about the question is `unsure`; error messages and unrelated
  *   text are `no`. Calibrated against a hand-labelled set (test/runtime/calibration/): see README;
@@ -53,9 +53,9 @@ function stem(word: string): string {
 /** Content terms of a text, in order of first appearance: lower-cased words minus stop words, lightly stemmed. */
 function keyTerms(text: string): string[] {
   // Hyphenated words count by their parts: "visa-free" mentions "visa".
-  const words = text.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}'’]*/gu) ?? [];
+  const words = text.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}'\u2019]*/gu) ?? [];
   const terms = words
-    .map((w) => w.replace(/['’]s$/, ''))
+    .map((w) => w.replace(/['\u2019]s$/, ''))
     .filter((w) => !STOP_WORDS.has(w))
     .map(stem)
     .filter((w) => w.length > 1 || /\d/.test(w));
@@ -154,7 +154,7 @@ const ANSWER_CUES: Partial<Record<QuestionKind, { label: string; test: (statemen
 
 const WEATHER = {
   question: /\b(weather|temperature|forecast|rain\w*|sunny|climate)\b/i,
-  answer: /°|\b(sunny|sun|rain\w*|cloud\w*|wind\w*|snow\w*|storm\w*|fog\w*|humid\w*|degrees?|celsius|fahrenheit|warm|cold|hot|mild|forecast|temperature)\b/i,
+  answer: /\u00b0|\b(sunny|sun|rain\w*|cloud\w*|wind\w*|snow\w*|storm\w*|fog\w*|humid\w*|degrees?|celsius|fahrenheit|warm|cold|hot|mild|forecast|temperature)\b/i,
 };
 
 /** A person's or a work's name: two capitalised words in a row, a capitalised word inside the sentence, or an acronym. */
@@ -175,7 +175,7 @@ const CALENDAR = new RegExp(`^(${MONTHS}|${DAYS})s?$`, 'i');
  */
 function personName(question: Question, statement: string): boolean {
   const text = statement.replace(/\b(?:in|at|from|near|on)\s+(?:the\s+)?\p{Lu}[\p{L}\p{N}]*(?:,?\s+\p{Lu}[\p{L}\p{N}]*)*/gu, ' ');
-  const tokens = text.match(/[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu) ?? [];
+  const tokens = text.match(/[\p{L}\p{N}][\p{L}\p{N}'\u2019-]*/gu) ?? [];
   const isName = (token: string) =>
     /^\p{Lu}/u.test(token) && token !== 'I' && !CALENDAR.test(token) && !question.terms.includes(stem(token.toLowerCase()));
   if (tokens.some((token, i) => i > 0 && isName(token))) return true;
@@ -227,7 +227,7 @@ const FUNCTION_WORD = /^(the|a|an|of|and|or|in|on|at|to|for|with|from|by|per|abo
  * Capitalised words are never read as verbs: "Hypertext Transfer Protocol" is a name.
  */
 function hasFiniteVerb(text: string): boolean {
-  const tokens = text.match(/[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu) ?? [];
+  const tokens = text.match(/[\p{L}\p{N}][\p{L}\p{N}'\u2019-]*/gu) ?? [];
   const lower = (t: string | undefined) => t !== undefined && /^\p{Ll}/u.test(t);
   for (let i = 1; i < tokens.length; i++) {
     const t = tokens[i];
@@ -284,7 +284,7 @@ interface Question {
 }
 
 function readQuestion(question: string): Question {
-  const text = question.trim().toLowerCase().replace(/[’]/g, "'");
+  const text = question.trim().toLowerCase().replace(/[\u2019]/g, "'");
   const kind = KINDS.find(([, pattern]) => pattern.test(text))?.[0] ?? 'topic';
   return {
     kind,
@@ -332,7 +332,7 @@ function heuristicVerdict(question: Question, statement: string, alone: boolean,
   // metres") is a direct answer, except to questions whose answer must be a number, a time, a cause
   // or an instruction. Its head is what comes before an apposition (comma, colon, dash, parenthesis).
   // A short sentence is not a phrase: "Trains run on time." answers nothing by its shape alone.
-  const head = text.split(/[,:;(–—]|\s-\s/)[0];
+  const head = text.split(/[,:;(\u2013\u2014]|\s-\s/)[0];
   const words = head.split(/\s+/).filter(Boolean).length;
   const short = words <= 4 && !AUXILIARY.test(head) && !PRONOUN_START.test(head) && !hasFiniteVerb(head);
   if (alone && short && shared.length === 0 && !['quantity', 'time', 'reason', 'procedure'].includes(question.kind)) {
@@ -368,8 +368,8 @@ function heuristicVerdict(question: Question, statement: string, alone: boolean,
 
 function splitStatements(text: string): string[] {
   return text
-    .split(/\n+|(?<=[.!?。！？])\s+/u)
-    .map((part) => part.replace(/^\s*(?:[-*•]|\d+[.)])\s+/, '').trim())
+    .split(/\n+|(?<=[.!?\u3002\uff01\uff1f])\s+/u)
+    .map((part) => part.replace(/^\s*(?:[-*\u2022]|\d+[.)])\s+/, '').trim())
     .filter((part) => /[\p{L}\p{N}]/u.test(part));
 }
 

@@ -286,7 +286,7 @@ export function defineAgentOnce(records: Map<string, ResolvedScorers>, ...args: 
   return record;
 }
 
-/** The default export of `virtual:agent-scorers`: agent key → resolved scorers, frozen, null prototype. */
+/** The default export of `virtual:agent-scorers`: agent key -> resolved scorers, frozen, null prototype. */
 export function defineRegistry(agents: ReadonlyArray<readonly [string, ResolvedScorers]>): Readonly<Record<string, ResolvedScorers>> {
   return freezeRecord(agents);
 }

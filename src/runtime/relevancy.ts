@@ -27,6 +27,9 @@ import {
 } from './relevancy-prompts.js';
 import { createScorer, type MastraCompatible, type Scorer, type StepContext } from './scorer.js';
 
+// Built from its code: hosts print escapes in literals as the character, and the bundle stays ASCII (test/plugin/ascii.test.ts).
+const TIMES = String.fromCharCode(0xd7);
+
 export type Verdict = 'yes' | 'unsure' | 'no';
 
 export interface AnswerRelevancyOptions {
@@ -124,7 +127,7 @@ function chunkText(text: string, max: number): string[] {
   while (rest.length > max) {
     const window = rest.slice(0, max + 1);
     const cut =
-      lastBreak(window, /\n\s*\n/g, max) ?? lastBreak(window, /[.!?。！？]\s+/g, max) ?? lastBreak(window, /\s+/g, max) ?? max;
+      lastBreak(window, /\n\s*\n/g, max) ?? lastBreak(window, /[.!?\u3002\uff01\uff1f]\s+/g, max) ?? lastBreak(window, /\s+/g, max) ?? max;
     chunks.push(rest.slice(0, cut).trim());
     rest = rest.slice(cut).trim();
   }
@@ -258,7 +261,7 @@ export function createAnswerRelevancyScorer(config: AnswerRelevancyConfig): Mast
           const score = round2((points / verdicts.length) * options.scale);
           return Math.min(options.scale, Math.max(0, score));
         },
-        { description: `(yes + ${options.uncertaintyWeight} × unsure) / statements × ${options.scale}` },
+        { description: `(yes + ${options.uncertaintyWeight} ${TIMES} unsure) / statements ${TIMES} ${options.scale}` },
       ),
     );
 

@@ -3,7 +3,7 @@
  *
  * `scorers` takes any of:
  * - an array of scorers and/or `{ scorer, sampling? }` entries;
- * - a record `key → scorer | entry`, which is what the registry (`virtual:agent-scorers`) holds
+ * - a record `key -> scorer | entry`, which is what the registry (`virtual:agent-scorers`) holds
  *   for an agent, so `runEvals({ scorers: registry.weather, ... })` works;
  * - the registry's function form `({ requestContext }) => record`, called once per item.
  * Scorers are recognised by shape (string `id`, `run` function), so Mastra's scorers work too.

@@ -2,7 +2,7 @@
  * `createScorer`: a Mastra-compatible scorer builder.
  *
  * A scorer is a pipeline of up to four steps, run in this order whatever order they were added in:
- * `preprocess` → `analyze` → `generateScore` → `generateReason`. Each step is either
+ * `preprocess` -> `analyze` -> `generateScore` -> `generateReason`. Each step is either
  * - a function `({ run, results, score?, callJudge }) => value` (may be async), or
  * - a prompt object `{ description, createPrompt, outputSchema?, judge? }` answered by the judge model.
  *
