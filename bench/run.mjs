@@ -22,7 +22,7 @@
  *   report a/o: the way to measure one change)  --profile (a CPU profile of one plugin `vite build` per project, bench/.tmp/prof)
  *   --no-write (leave bench/results.json alone)
  *   --instructions (count each build's instructions under valgrind's callgrind instead of timing it:
- *   repeatable whatever else the machine runs, ~20x slower; 3 runs unless --runs)
+ *   repeatable to ~1% whatever else the machine runs, ~50x slower; 3 runs unless --runs; bench/instructions.json)
  */
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
