@@ -131,9 +131,8 @@ function spawnTimed(node, argv, cwd, extraEnv) {
 const CALLGRIND = ['--tool=callgrind', '--callgrind-out-file=/dev/null'];
 /** valgrind's own lines (`==pid== ...`) out of a build's output, and the instruction count they hold. */
 function splitValgrind(out) {
-  const own = out.split('\n').filter((line) => /^==\d+==/.test(line));
-  const refs = own.map((line) => /I\s+refs:\s+([\d,]+)/.exec(line)).find(Boolean);
-  return { ins: refs ? Number(refs[1].replaceAll(',', '')) : null, out: out.split('\n').filter((line) => !/^==\d+==/.test(line)).join('\n') };
+  const refs = /^==\d+== I\s+refs:\s+([\d,]+)/m.exec(out);
+  return { ins: refs ? Number(refs[1].replaceAll(',', '')) : null, out: out.replace(/^==\d+==.*\n?/gm, '') };
 }
 
 let usageSeq = 0;
