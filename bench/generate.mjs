@@ -361,6 +361,8 @@ export function generate(baseDir, agents, shape = 'factory') {
 
   // main-o.ts is main-a.ts for another build of the plugin (bench/run.mjs --compare).
   for (const v of ['a', 'n', 'o']) fs.writeFileSync(path.join(src, `main-${v}.ts`), `import scorers from 'virtual:agent-scorers';\n\nexport default scorers;\n`);
+  // e: the same hand-written registry imported by the entry, as an app imports it (the graph of a).
+  fs.writeFileSync(path.join(src, 'main-e.ts'), `import scorers from './main-b.ts';\n\nexport default scorers;\n`);
   fs.writeFileSync(
     path.join(src, 'main-b.ts'),
     `// Hand-written registry: what a careful user would write without the plugin.
@@ -396,7 +398,7 @@ for (const agent of Object.keys(byAgent)) Object.freeze(byAgent[agent]);
 export default Object.freeze(byAgent);
 `,
   );
-  for (const variant of ['a', 'n', 'b', 'c', 'o']) {
+  for (const variant of ['a', 'n', 'b', 'c', 'e', 'o']) {
     // What a user writes: the plugin by its package name (bench/run.mjs links it), the rest inline.
     // n: the plugin with nothing kept from the previous build (a first build, or CI without a cache).
     const plugin = variant === 'a' || variant === 'n' || variant === 'o';

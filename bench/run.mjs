@@ -17,7 +17,7 @@
  * Quick default: sizes 20,200, every shape, cli mode, the current Node. `--full`: sizes 20,200,1000,
  * both modes, Node 20 (this one) and Node 24 (`npx -y node@24`).
  * Options: --sizes 20,200  --shapes object,mastra  --modes cli,api  --nodes current,24  --runs <n>
- *   --variants abc  --plugin <dir or file>  (another build of the plugin: a dist/ folder or its
+ *   --variants abce (e: the hand-written registry imported by the entry)  --plugin <dir or file>  (another build of the plugin: a dist/ folder or its
  *   plugin/vite.js)  --compare <dir or file>  (also build with that plugin build, variant o, and
  *   report a/o: the way to measure one change)  --profile (a CPU profile of one plugin `vite build` per project, bench/.tmp/prof)
  *   --no-write (leave bench/results.json alone)
@@ -75,7 +75,7 @@ function parseArgs(argv) {
   if (args.sizes.some((n) => !Number.isInteger(n) || n < 1)) throw new Error('--sizes takes positive integers');
   if (args.shapes.some((s) => !SHAPES[s])) throw new Error(`--shapes takes ${Object.keys(SHAPES).join(', ')}`);
   if (args.modes.some((m) => m !== 'cli' && m !== 'api')) throw new Error('--modes takes cli, api');
-  if (args.variants.some((v) => !'anbc'.includes(v)) || args.variants.length === 0) throw new Error('--variants takes letters a, n, b, c');
+  if (args.variants.some((v) => !'anbce'.includes(v)) || args.variants.length === 0) throw new Error('--variants takes letters a, n, b, c, e');
   if (args.runs !== null && !(args.runs >= 1)) throw new Error('--runs takes a positive integer');
   if (args.compare) args.variants.push('o');
   return args;
@@ -262,7 +262,7 @@ async function main() {
           }
           if (args.instructions) {
             const ins = (x, y) => (samples[`${mode}:${x}`] && samples[`${mode}:${y}`] ? round(m(x, 'ins') / m(y, 'ins'), 3) : null);
-            results.push({ node: nodeVersion, shape, agents, scorers: project.scorers, mode, runs, variants, insAB: ins('a', 'b'), insNB: ins('n', 'b'), insAC: ins('a', 'c'), insAO: ins('a', 'o') });
+            results.push({ node: nodeVersion, shape, agents, scorers: project.scorers, mode, runs, variants, insAB: ins('a', 'b'), insNB: ins('n', 'b'), insAC: ins('a', 'c'), insAE: ins('a', 'e'), insAO: ins('a', 'o') });
             continue;
           }
           results.push({
@@ -355,7 +355,7 @@ async function main() {
 /** The table, summary and file of an `--instructions` run: medians of instruction counts, in millions. */
 function reportInstructions(args, results, { loadBefore, t0 }) {
   const has = (v) => args.variants.includes(v);
-  const pairs = [['a', 'b', 'insAB'], ['n', 'b', 'insNB'], ['a', 'c', 'insAC'], ['a', 'o', 'insAO']].filter(([x, y]) => has(x) && has(y));
+  const pairs = [['a', 'b', 'insAB'], ['n', 'b', 'insNB'], ['a', 'c', 'insAC'], ['a', 'e', 'insAE'], ['a', 'o', 'insAO']].filter(([x, y]) => has(x) && has(y));
   const rows = [['node', 'shape', 'mode', 'agents', ...args.variants.map((v) => `${v} Mi`), ...pairs.map(([x, y]) => `ins ${x}/${y}`)]];
   for (const r of results) rows.push([r.node, r.shape, r.mode, r.agents, ...args.variants.map((v) => round(r.variants[v].medianIns / 1e6)), ...pairs.map(([, , key]) => r[key].toFixed(3))]);
   console.log(`\nVite ${viteVersion()}, instructions counted by valgrind's callgrind (all threads), medians of ${results[0]?.runs ?? 0} interleaved runs; Mi = millions`);
