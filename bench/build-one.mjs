@@ -1,6 +1,6 @@
 /**
  * One `build()` of a benchmark project, run in its own Node process by bench/run.mjs:
- *   node bench/build-one.mjs <projectDir> <variant a|b|c>
+ *   node bench/build-one.mjs <projectDir> <variant: a letter of bench/generate.mjs VARIANTS>
  * Prints one JSON line `{ ms, cpuMs, importMs, maxRssKb }` on stdout.
  *
  * The clock covers `build()` only: Vite and the plugin are imported first (the plugin's import is
@@ -9,11 +9,12 @@
  * times the whole `vite build` process, which includes all of that.
  */
 import { performance } from 'node:perf_hooks';
-import { viteOptions } from './generate.mjs';
+import { isPluginVariant, VARIANTS, viteOptions } from './generate.mjs';
 
 const [projectDir, variant] = process.argv.slice(2);
-if (!projectDir || !/^[a-z]$/.test(variant ?? '')) {
-  console.error('usage: node bench/build-one.mjs <projectDir> <variant: a (plugin), n (plugin, nothing kept), b or c>');
+if (!projectDir || !Object.hasOwn(VARIANTS, variant ?? '')) {
+  const known = Object.entries(VARIANTS).map(([v, what]) => `${v} (${what})`).join(', ');
+  console.error(`usage: node bench/build-one.mjs <projectDir> <variant: ${known}>`);
   process.exit(2);
 }
 
@@ -21,7 +22,7 @@ const { build } = await import('vite');
 
 const plugins = [];
 let importMs = 0;
-if (variant === 'a' || variant === 'n' || variant === 'o') {
+if (isPluginVariant(variant)) {
   // The same package a user's config imports (bench/run.mjs links it to the plugin build under test;
   // `o` is the other build given to --compare; `n` keeps no readings between builds).
   const importStart = performance.now();

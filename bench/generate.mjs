@@ -291,6 +291,14 @@ export default agentConfig({
 };
 
 /**
+ * The builds of one project, by letter (bench/README.md): the plugin (a; n keeping nothing from the build
+ * before; o another build of it, for --compare), the hand-written registry as the entry (b) and imported
+ * by it (e), and `import.meta.glob` (c). bench/run.mjs and bench/build-one.mjs check their arguments against it.
+ */
+export const VARIANTS = { a: 'plugin', n: 'plugin, nothing kept', o: 'another plugin build', b: 'hand-written', c: 'import.meta.glob', e: 'hand-written, imported' };
+export const isPluginVariant = (v) => v === 'a' || v === 'n' || v === 'o';
+
+/**
  * The Vite options of every benchmark build, as a user would write them for a server bundle: SSR,
  * everything bundled (`ssr.noExternal`) except `@mastra/core`, no minification. Shared by the
  * `vite build` configs and by `build()` in bench/build-one.mjs, so both build the same thing.
@@ -398,10 +406,10 @@ for (const agent of Object.keys(byAgent)) Object.freeze(byAgent[agent]);
 export default Object.freeze(byAgent);
 `,
   );
-  for (const variant of ['a', 'n', 'b', 'c', 'e', 'o']) {
+  for (const variant of Object.keys(VARIANTS)) {
     // What a user writes: the plugin by its package name (bench/run.mjs links it), the rest inline.
     // n: the plugin with nothing kept from the previous build (a first build, or CI without a cache).
-    const plugin = variant === 'a' || variant === 'n' || variant === 'o';
+    const plugin = isPluginVariant(variant);
     const pkg = variant === 'o' ? 'agent-scorers-other' : 'agent-scorers';
     fs.writeFileSync(
       path.join(dir, `vite.config.${variant}.ts`),

@@ -31,7 +31,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import zlib from 'node:zlib';
-import { generate, SHAPES } from './generate.mjs';
+import { generate, SHAPES, VARIANTS } from './generate.mjs';
 import { median } from './stats.mjs';
 import { compareRegistries } from './verify.mjs';
 
@@ -75,7 +75,8 @@ function parseArgs(argv) {
   if (args.sizes.some((n) => !Number.isInteger(n) || n < 1)) throw new Error('--sizes takes positive integers');
   if (args.shapes.some((s) => !SHAPES[s])) throw new Error(`--shapes takes ${Object.keys(SHAPES).join(', ')}`);
   if (args.modes.some((m) => m !== 'cli' && m !== 'api')) throw new Error('--modes takes cli, api');
-  if (args.variants.some((v) => !'anbce'.includes(v)) || args.variants.length === 0) throw new Error('--variants takes letters a, n, b, c, e');
+  const letters = Object.keys(VARIANTS).filter((v) => v !== 'o'); // o comes only with --compare
+  if (args.variants.some((v) => !letters.includes(v)) || args.variants.length === 0) throw new Error(`--variants takes letters ${letters.join(', ')}`);
   if (args.runs !== null && !(args.runs >= 1)) throw new Error('--runs takes a positive integer');
   if (args.compare) args.variants.push('o');
   return args;
@@ -262,7 +263,7 @@ async function main() {
           }
           if (args.instructions) {
             const ins = (x, y) => (samples[`${mode}:${x}`] && samples[`${mode}:${y}`] ? round(m(x, 'ins') / m(y, 'ins'), 3) : null);
-            results.push({ node: nodeVersion, shape, agents, scorers: project.scorers, mode, runs, variants, insAB: ins('a', 'b'), insNB: ins('n', 'b'), insAC: ins('a', 'c'), insAE: ins('a', 'e'), insAO: ins('a', 'o') });
+            results.push({ node: nodeVersion, shape, agents, scorers: project.scorers, mode, runs, variants, ...Object.fromEntries(INS_PAIRS.map(([x, y]) => [insKey(x, y), ins(x, y)])) });
             continue;
           }
           results.push({
@@ -352,10 +353,14 @@ async function main() {
   }
 }
 
+/** The ratios of instruction counts an `--instructions` run reports where both builds ran; each result holds them as `insXY`. */
+const INS_PAIRS = [['a', 'b'], ['n', 'b'], ['a', 'c'], ['a', 'e'], ['a', 'o']];
+const insKey = (x, y) => `ins${x.toUpperCase()}${y.toUpperCase()}`;
+
 /** The table, summary and file of an `--instructions` run: medians of instruction counts, in millions. */
 function reportInstructions(args, results, { loadBefore, t0 }) {
   const has = (v) => args.variants.includes(v);
-  const pairs = [['a', 'b', 'insAB'], ['n', 'b', 'insNB'], ['a', 'c', 'insAC'], ['a', 'e', 'insAE'], ['a', 'o', 'insAO']].filter(([x, y]) => has(x) && has(y));
+  const pairs = INS_PAIRS.filter(([x, y]) => has(x) && has(y)).map(([x, y]) => [x, y, insKey(x, y)]);
   const rows = [['node', 'shape', 'mode', 'agents', ...args.variants.map((v) => `${v} Mi`), ...pairs.map(([x, y]) => `ins ${x}/${y}`)]];
   for (const r of results) rows.push([r.node, r.shape, r.mode, r.agents, ...args.variants.map((v) => round(r.variants[v].medianIns / 1e6)), ...pairs.map(([, , key]) => r[key].toFixed(3))]);
   console.log(`\nVite ${viteVersion()}, instructions counted by valgrind's callgrind (all threads), medians of ${results[0]?.runs ?? 0} interleaved runs; Mi = millions`);
