@@ -13,7 +13,7 @@ import { isPluginVariant, VARIANTS, viteOptions } from './generate.mjs';
 
 const [projectDir, variant] = process.argv.slice(2);
 if (!projectDir || !Object.hasOwn(VARIANTS, variant ?? '')) {
-  const known = Object.entries(VARIANTS).map(([v, what]) => `${v} (${what})`).join(', ');
+  const known = Object.entries(VARIANTS).map(([v, { what }]) => `${v} (${what})`).join(', ');
   console.error(`usage: node bench/build-one.mjs <projectDir> <variant: ${known}>`);
   process.exit(2);
 }

@@ -295,8 +295,15 @@ export default agentConfig({
  * before; o another build of it, for --compare), the hand-written registry as the entry (b) and imported
  * by it (e), and `import.meta.glob` (c). bench/run.mjs and bench/build-one.mjs check their arguments against it.
  */
-export const VARIANTS = { a: 'plugin', n: 'plugin, nothing kept', o: 'another plugin build', b: 'hand-written', c: 'import.meta.glob', e: 'hand-written, imported' };
-export const isPluginVariant = (v) => v === 'a' || v === 'n' || v === 'o';
+export const VARIANTS = {
+  a: { what: 'plugin', plugin: true },
+  n: { what: 'plugin, nothing kept', plugin: true },
+  o: { what: 'another plugin build', plugin: true },
+  b: { what: 'hand-written', plugin: false },
+  c: { what: 'import.meta.glob', plugin: false },
+  e: { what: 'hand-written, imported', plugin: false },
+};
+export const isPluginVariant = (v) => VARIANTS[v]?.plugin === true;
 
 /**
  * The Vite options of every benchmark build, as a user would write them for a server bundle: SSR,
@@ -368,7 +375,7 @@ export function generate(baseDir, agents, shape = 'factory') {
   }
 
   // main-o.ts is main-a.ts for another build of the plugin (bench/run.mjs --compare).
-  for (const v of ['a', 'n', 'o']) fs.writeFileSync(path.join(src, `main-${v}.ts`), `import scorers from 'virtual:agent-scorers';\n\nexport default scorers;\n`);
+  for (const v of Object.keys(VARIANTS).filter(isPluginVariant)) fs.writeFileSync(path.join(src, `main-${v}.ts`), `import scorers from 'virtual:agent-scorers';\n\nexport default scorers;\n`);
   // e: the same hand-written registry imported by the entry, as an app imports it (the graph of a).
   fs.writeFileSync(path.join(src, 'main-e.ts'), `import scorers from './main-b.ts';\n\nexport default scorers;\n`);
   fs.writeFileSync(

@@ -135,8 +135,9 @@ export async function watcherSettled(watcher: any, dir: string): Promise<void> {
   const removed = new Set<string>();
   const onAdd = (file: string) => {
     if (!path.basename(file).startsWith(PROBE)) return;
-    announced.add(path.resolve(file));
-    waiting.delete(path.dirname(path.resolve(file)));
+    const probe = path.resolve(file);
+    announced.add(probe);
+    waiting.delete(path.dirname(probe));
   };
   const onUnlink = (file: string) => void (path.basename(file).startsWith(PROBE) && removed.delete(path.resolve(file)));
   watcher.on('add', onAdd);
