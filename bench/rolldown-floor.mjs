@@ -113,7 +113,7 @@ for (const n of sizes) {
   }
 }
 // Fixed costs (Node, Rolldown's start-up) cancel out between two sizes: what is left is what one
-// more leaf costs. Flat for `own`; growing with n for `shared` is the scan above.
+// more leaf costs, which grows with n wherever the host's work is superlinear (header).
 console.log('\nper added leaf, as entry (thousand instructions, or microseconds of CPU):');
 for (let i = 1; i < sizes.length; i++) {
   const [m, n] = [sizes[i - 1], sizes[i]];
