@@ -38,7 +38,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { median } from './stats.mjs';
+import { CALLGRIND, median, splitValgrind } from './stats.mjs';
 
 const SELF = fileURLToPath(import.meta.url);
 const TMP = path.join(path.dirname(SELF), '.tmp/rolldown-floor');
@@ -90,10 +90,10 @@ function graph(n, kind) {
 function measure(dir, entry) {
   const child = [SELF, '--build', dir, entry];
   if (!timed) {
-    const r = spawnSync('valgrind', ['--tool=callgrind', '--callgrind-out-file=/dev/null', process.execPath, ...child], { encoding: 'utf8' });
-    const refs = /^==\d+== I\s+refs:\s+([\d,]+)/m.exec(r.stderr);
-    if (r.status !== 0 || !refs) throw new Error(`build of ${dir} (${entry}) failed:\n${r.stdout}${r.stderr}`);
-    return Number(refs[1].replaceAll(',', '')) / 1e6;
+    const r = spawnSync('valgrind', [...CALLGRIND, process.execPath, ...child], { encoding: 'utf8' });
+    const { ins } = splitValgrind(r.stderr);
+    if (r.status !== 0 || ins === null) throw new Error(`build of ${dir} (${entry}) failed:\n${r.stdout}${r.stderr}`);
+    return ins / 1e6;
   }
   const runs = Array.from({ length: 5 }, () => Number(/cpu ([\d.]+)/.exec(execFileSync(process.execPath, child, { encoding: 'utf8' }))[1]));
   return median(runs);

@@ -32,7 +32,7 @@ import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import zlib from 'node:zlib';
 import { generate, SHAPES, VARIANTS } from './generate.mjs';
-import { median } from './stats.mjs';
+import { CALLGRIND, median, splitValgrind } from './stats.mjs';
 import { compareRegistries } from './verify.mjs';
 
 const BENCH = import.meta.dirname;
@@ -123,17 +123,6 @@ function spawnTimed(node, argv, cwd, extraEnv) {
       resolve({ code, out, wall });
     });
   });
-}
-
-/**
- * callgrind counts every instruction of every thread (it runs them one at a time), so the count of a
- * build moves by ~1% between runs whatever else the machine does, where wall and CPU time move by 15%.
- */
-const CALLGRIND = ['--tool=callgrind', '--callgrind-out-file=/dev/null'];
-/** valgrind's own lines (`==pid== ...`) out of a build's output, and the instruction count they hold. */
-function splitValgrind(out) {
-  const refs = /^==\d+== I\s+refs:\s+([\d,]+)/m.exec(out);
-  return { ins: refs ? Number(refs[1].replaceAll(',', '')) : null, out: out.replace(/^==\d+==.*\n?/gm, '') };
 }
 
 let usageSeq = 0;
