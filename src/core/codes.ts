@@ -19,6 +19,10 @@ export const DIAGNOSTIC_SEVERITY = {
   SUBAGENT_TOO_DEEP: 'warning',
   CONFIG_EXPORTS_AGENT: 'warning',
   CONFIG_INVALID_SCORERS: 'error',
+  /** An import of `virtual:agent-scorers/<key>` or a `resolveScorers(key)` for an agent that does not exist. */
+  AGENT_UNKNOWN: 'error',
+  /** Where no bundler parses after us (`generate`, `withAgentScorers`): a scorer file or config that does not parse. */
+  SCORER_SYNTAX_ERROR: 'error',
   /** Not in SPEC's table: two agentsDir entries hold an agent folder of the same name. */
   AGENT_DUPLICATE: 'error',
   /** Not in SPEC's table: a scorer file or agent folder name that is not valid UTF-8 (Linux). */
