@@ -45,6 +45,21 @@ export interface Options {
    * not move on a quick second edit). Default `true`.
    */
   cache?: boolean | string;
+  /**
+   * The dev inspector at `/__agent-scorers/` in a Vite dev server: a page that shows what was compiled
+   * and runs one scorer on the server. It answers only pages of its own origin, and only clients on
+   * this machine. `{ remote: true }` lets other machines use it when the dev server listens beyond
+   * loopback (`vite --host`): they can then run your scorers and their judge calls on your key.
+   * `false` turns it off (no routes, no start-up line).
+   * @default true
+   */
+  inspector?: boolean | InspectorOptions;
+}
+
+/** What `inspector` accepts besides a boolean. */
+export interface InspectorOptions {
+  /** Serve clients other than this machine when the dev server listens beyond loopback. Default `false`. */
+  remote?: boolean;
 }
 
 /** What `diagnostics` accepts per code. */
@@ -67,6 +82,8 @@ export interface CheckedOptions {
   /** The effective level of every warning code that is not a plain warning (`strict` and `diagnostics` applied). */
   levels: Levels;
   cache: boolean | string;
+  /** The dev inspector, or null when off. */
+  inspector: { remote: boolean } | null;
 }
 
 export interface ResolvedOptions extends Omit<CheckedOptions, 'root' | 'dts'> {
@@ -77,7 +94,7 @@ export interface ResolvedOptions extends Omit<CheckedOptions, 'root' | 'dts'> {
   isExcluded: (relativePath: string) => boolean;
 }
 
-const KNOWN = ['root', 'agentsDir', 'extensions', 'exclude', 'dts', 'manifest', 'strict', 'diagnostics', 'cache'] as const;
+const KNOWN = ['root', 'agentsDir', 'extensions', 'exclude', 'dts', 'manifest', 'strict', 'diagnostics', 'cache', 'inspector'] as const;
 const SETTINGS: Record<DiagnosticSetting, Level> = { off: 'off', warn: 'warning', error: 'error' };
 // Here rather than in codes.ts, which the runtime registry imports: only option checking needs the list.
 const WARNING_CODES = (Object.keys(DIAGNOSTIC_SEVERITY) as DiagnosticCode[]).filter(
@@ -130,6 +147,7 @@ export function checkOptions(input: unknown = {}): CheckedOptions {
   if (o.strict !== undefined && typeof o.strict !== 'boolean') type('strict', 'a boolean');
   if (o.cache !== undefined && typeof o.cache !== 'boolean' && !isNonEmptyString(o.cache)) type('cache', 'a boolean or a folder path');
   const settings = checkDiagnostics(o.diagnostics);
+  const inspector = checkInspector(o.inspector);
 
   return {
     root: o.root as string | undefined,
@@ -141,7 +159,24 @@ export function checkOptions(input: unknown = {}): CheckedOptions {
     strict: o.strict === true,
     levels: levelsFor(o.strict === true, settings),
     cache: (o.cache as boolean | string | undefined) ?? true,
+    inspector,
   };
+}
+
+function checkInspector(value: unknown): { remote: boolean } | null {
+  if (value === undefined || value === true) return { remote: false };
+  if (value === false) return null;
+  if (value === null || typeof value !== 'object' || Array.isArray(value) || value instanceof RegExp) {
+    fail(`option "inspector" must be a boolean or an object such as { remote: true }, got ${describe(value)}.`);
+  }
+  const o = value as Record<string, unknown>;
+  for (const key of Object.keys(o)) {
+    if (key !== 'remote') fail(`option "inspector": unknown key ${JSON.stringify(key)}. Known keys: remote.`);
+  }
+  if (o.remote !== undefined && typeof o.remote !== 'boolean') {
+    fail(`option "inspector": remote must be a boolean, got ${describe(o.remote)}.`);
+  }
+  return { remote: o.remote === true };
 }
 
 function checkDiagnostics(value: unknown): Record<string, DiagnosticSetting> {

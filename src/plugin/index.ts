@@ -204,8 +204,8 @@ export function agentScorers(userOptions?: Options) {
           if (cached && o.dtsFile) writeDtsFile(o.dtsFile, dtsFor(planned, o.dtsFile));
         },
       });
-      // The dev inspector page at /__agent-scorers/ (inspector.ts).
-      installInspector(server, { getPlan: currentPlan });
+      // The dev inspector page at /__agent-scorers/ (inspector.ts), unless `inspector: false`.
+      if (o.inspector) installInspector(server, { getPlan: currentPlan, root: o.root, remote: o.inspector.remote });
     },
 
     // `vite build` of an app builds each environment (client, ssr) with a plugin object of its own

@@ -5,10 +5,14 @@
  * - `GET  /__agent-scorers/`                the page (inspector-page.ts): no framework, no external request
  * - `GET  /__agent-scorers/api/state`       `{ revision, manifest }` of the current plan
  * - `GET  /__agent-scorers/api/events`      server-sent `state` events whenever the plan changes
- * - `GET  /__agent-scorers/api/scorers?agent=&requestContext=` the agent's scorers as resolved at run
- *                                           time (the function form too)
+ * - `POST /__agent-scorers/api/scorers`     `{ agent, requestContext? }` → the agent's scorers as
+ *                                           resolved at run time (the function form too)
  * - `POST /__agent-scorers/api/run`         `{ agent, key, input, output, groundTruth?, requestContext? }`
  *                                           → `{ score, reason, steps, ... }` or `{ error }`
+ *
+ * Every route first passes inspector-guard.ts (this machine only unless `remote`, never another
+ * origin). What runs user code is a JSON POST, so no `<img>`, link or form of another page can
+ * trigger it; scorer runs share a few slots and a short queue, the rest get 429.
  *
  * A `requestContext` is a JSON object; the function form of `config.scorers` and the scorer receive
  * it as a `Map`, as Mastra passes its Map-like `RequestContext`.
@@ -22,12 +26,19 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { VIRTUAL_ID } from '../core/codegen.js';
 import type { Manifest } from '../core/manifest.js';
 import type { Plan } from '../core/plan.js';
+import { describeFailure, messageOf, withoutAbsolutePaths, type ErrorContext } from './inspector-errors.js';
+import { createLimiter, isLoopback, REMOTE_HINT, refusal } from './inspector-guard.js';
 import { inspectorPage } from './inspector-page.js';
 
 const INSPECTOR_PATH = '/__agent-scorers/';
 
-/** Largest accepted `POST /api/run` body. */
+/** Largest accepted POST body. */
 const MAX_BODY = 1024 * 1024;
+/** Scorer runs at once (each may be a paid judge call), and how many more may wait for a slot. */
+const RUN_SLOTS = 4;
+const RUN_QUEUE = 16;
+/** Seconds a client told 429 waits before trying again. */
+const RETRY_AFTER_S = 2;
 /** Watcher bursts (a rename, a folder copy) settle before the plan is compared and pushed. */
 const PUSH_DELAY_MS = 120;
 
@@ -46,7 +57,7 @@ export interface InspectorServer {
   middlewares: { use(fn: any): unknown };
   watcher: { on(event: 'all', listener: (...args: any[]) => void): unknown; off?(event: 'all', listener: (...args: any[]) => void): unknown };
   config: { base?: string; logger: { info(message: string, options?: any): void } };
-  httpServer?: { once(event: 'close', listener: () => void): unknown } | null;
+  httpServer?: { once(event: 'close', listener: () => void): unknown; address?(): unknown } | null;
   resolvedUrls?: { local: string[]; network: string[] } | null;
   printUrls?: () => void;
   environments?: Record<string, any>;
@@ -56,6 +67,10 @@ export interface InspectorServer {
 export interface InspectorHooks {
   /** The current plan (re-made by the plugin after files are added or removed). */
   getPlan(): Plan;
+  /** The project root: error texts name files relative to it. */
+  root: string;
+  /** Serve clients other than this machine (`inspector: { remote: true }`). */
+  remote?: boolean;
   /** Loads `virtual:agent-scorers`; defaults to the dev server's SSR module loading. */
   loadRegistry?: () => Promise<RegistryModule>;
 }
@@ -65,6 +80,21 @@ export function installInspector(server: InspectorServer, hooks: InspectorHooks)
   const loadRegistry = hooks.loadRegistry ?? (() => loadThroughServer(server));
   const base = normaliseBase(server.config.base);
   const prefixes = [...new Set([INSPECTOR_PATH.slice(0, -1), `${base}${INSPECTOR_PATH.slice(1, -1)}`])];
+  const remote = hooks.remote === true;
+  const runs = createLimiter(RUN_SLOTS, RUN_QUEUE);
+  /** What error texts may name: the plan's configs and scorer files, relative to the root. */
+  const errorContext = (): ErrorContext => {
+    const files = new Set<string>();
+    try {
+      for (const agent of hooks.getPlan().agents) {
+        if (agent.folder.config) files.add(`${agent.folder.path}/${agent.folder.config}`);
+        for (const file of agent.files) files.add(file.path);
+      }
+    } catch {
+      // no plan: name files by the root alone
+    }
+    return { root: hooks.root, files };
+  };
 
   // Live updates: after watcher events settle, compare the plan's manifest and push it if it changed.
   const clients = new Set<ServerResponse>();
@@ -90,9 +120,12 @@ export function installInspector(server: InspectorServer, hooks: InspectorHooks)
     const prefix = prefixes.find((p) => url.pathname === p || url.pathname.startsWith(`${p}/`));
     if (prefix === undefined) return next();
     const route = url.pathname.slice(prefix.length);
+    // Every route, the page and GETs included: a refused client learns nothing and runs nothing.
+    const refused = refusal(req, remote);
+    if (refused) return sendJson(res, 403, { error: refused });
     handle(route, url, req, res).catch((error: unknown) => {
       // Only a bug of ours lands here; answer rather than hang or crash the server.
-      if (!res.headersSent) sendJson(res, 500, { error: `agent-scorers inspector: ${messageOf(error)}` });
+      if (!res.headersSent) sendJson(res, 500, { error: `agent-scorers inspector: ${withoutAbsolutePaths(messageOf(error), hooks.root)}` });
       else res.end();
     });
   };
@@ -127,12 +160,6 @@ export function installInspector(server: InspectorServer, hooks: InspectorHooks)
       res.end(method === 'HEAD' ? undefined : body);
       return;
     }
-    if (route.startsWith('/api/')) {
-      // Every API route runs or reads user code (the scorers' modules, a config.scorers function):
-      // another site must not be able to trigger it, not even blind through an <img>.
-      const refused = crossSite(req);
-      if (refused) return sendJson(res, 403, { error: refused });
-    }
     if (route === '/api/state') {
       if (!allow(method, ['GET'], res)) return;
       const state = readState(hooks);
@@ -151,33 +178,34 @@ export function installInspector(server: InspectorServer, hooks: InspectorHooks)
       return;
     }
     if (route === '/api/scorers') {
-      if (!allow(method, ['GET'], res)) return;
-      const agent = url.searchParams.get('agent');
-      if (!agent) return sendJson(res, 400, { error: 'Missing query parameter "agent".' });
-      const context = parseRequestContext(url.searchParams.get('requestContext'));
-      if (context instanceof Error) return sendJson(res, 400, { error: context.message });
-      const found = await resolveAgent(agent, context);
+      // Resolving a function-form config runs the user's function: a POST, never a GET.
+      if (!allow(method, ['POST'], res)) return;
+      const body = await readJson(req, res);
+      if (body === undefined) return;
+      const parsed = parseScorersRequest(body);
+      if ('error' in parsed) return sendJson(res, 400, parsed);
+      const found = await resolveAgent(parsed.agent, parsed.requestContext);
       if ('status' in found) return sendJson(res, found.status, { error: found.error });
       const scorers = Object.keys(found.record).map((key) => describeEntry(key, found.record[key]));
-      sendJson(res, 200, { agent, scorers });
+      sendJson(res, 200, { agent: parsed.agent, scorers });
       return;
     }
     if (route === '/api/run') {
       if (!allow(method, ['POST'], res)) return;
-      if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) {
-        return sendJson(res, 415, { error: 'Send the request body as JSON (Content-Type: application/json).' });
-      }
-      const body = await readBody(req);
-      if (body === null) {
-        // Answer at once and drop the connection rather than keep reading what the client still sends.
-        res.once('finish', () => req.destroy());
-        res.setHeader('Connection', 'close');
-        return sendJson(res, 413, { error: `Request body is larger than ${MAX_BODY} bytes.` });
-      }
+      const body = await readJson(req, res);
+      if (body === undefined) return;
       const parsed = parseRunRequest(body);
       if ('error' in parsed) return sendJson(res, 400, parsed);
-      const { status, payload } = await runScorer(parsed);
-      sendJson(res, status, payload);
+      const queued = runs.run(() => runScorer(parsed), (drop) => res.once('close', drop));
+      if (queued === null) {
+        res.setHeader('Retry-After', String(RETRY_AFTER_S));
+        return sendJson(res, 429, {
+          error: `Too many scorer runs at once (${RUN_SLOTS} running, ${RUN_QUEUE} waiting); try again in ${RETRY_AFTER_S} s.`,
+        });
+      }
+      const done = await queued;
+      // undefined: the client left while its run waited, so it never ran.
+      if (done !== undefined) sendJson(res, done.status, done.payload);
       return;
     }
     sendJson(res, 404, { error: `No inspector route ${JSON.stringify(route)}.` });
@@ -188,7 +216,7 @@ export function installInspector(server: InspectorServer, hooks: InspectorHooks)
     try {
       registry = await loadRegistry();
     } catch (error) {
-      return { status: 500, error: `Could not load ${VIRTUAL_ID}: ${messageOf(error)}` };
+      return { status: 500, error: `Could not load ${VIRTUAL_ID}: ${describeFailure(error, errorContext())}` };
     }
     if (!Object.prototype.hasOwnProperty.call(registry.default, agent)) {
       const known = Object.keys(registry.default).map((k) => JSON.stringify(k)).join(', ') || '(none)';
@@ -197,7 +225,7 @@ export function installInspector(server: InspectorServer, hooks: InspectorHooks)
     try {
       return { record: await registry.resolveScorers(agent, requestContext ? { requestContext } : {}) };
     } catch (error) {
-      return { status: 500, error: `Could not resolve the scorers of agent ${JSON.stringify(agent)}: ${messageOf(error)}` };
+      return { status: 500, error: `Could not resolve the scorers of agent ${JSON.stringify(agent)}: ${describeFailure(error, errorContext())}` };
     }
   }
 
@@ -248,13 +276,35 @@ export function installInspector(server: InspectorServer, hooks: InspectorHooks)
       const step = (error as { failedStep?: unknown })?.failedStep;
       return {
         status: 500,
-        payload: { error: `Scorer ${JSON.stringify(request.key)} failed: ${messageOf(error)}`, ...(typeof step === 'string' ? { step } : {}) },
+        payload: { error: `Scorer ${JSON.stringify(request.key)} failed: ${withoutAbsolutePaths(messageOf(error), hooks.root)}`, ...(typeof step === 'string' ? { step } : {}) },
       };
     }
   }
 
+  /** Answers 415, 413 or 400 itself (and resolves undefined), else resolves the parsed body. */
+  async function readJson(req: IncomingMessage, res: ServerResponse): Promise<unknown> {
+    if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) {
+      sendJson(res, 415, { error: 'Send the request body as JSON (Content-Type: application/json).' });
+      return undefined;
+    }
+    const text = await readBody(req);
+    if (text === null) {
+      // Answer at once and drop the connection rather than keep reading what the client still sends.
+      res.once('finish', () => req.destroy());
+      res.setHeader('Connection', 'close');
+      sendJson(res, 413, { error: `Request body is larger than ${MAX_BODY} bytes.` });
+      return undefined;
+    }
+    try {
+      return JSON.parse(text) as unknown;
+    } catch (error) {
+      sendJson(res, 400, { error: `The request body is not valid JSON: ${messageOf(error)}` });
+      return undefined;
+    }
+  }
+
   server.middlewares.use(middleware);
-  announceUrl(server);
+  announceUrl(server, remote);
 
   const stop = () => {
     clearTimeout(pushTimer);
@@ -286,19 +336,34 @@ async function loadThroughServer(server: InspectorServer): Promise<RegistryModul
   return mod as RegistryModule;
 }
 
-/** Prints `➜  Scorers: <url>` after Vite's own URLs. */
-function announceUrl(server: InspectorServer): void {
+/**
+ * Prints `➜  Scorers: <url>` after Vite's own URLs. When the server listens beyond loopback, the
+ * line says who may use it: this machine only, or (with `remote`) the network URLs as well.
+ */
+function announceUrl(server: InspectorServer, remote: boolean): void {
   const print = server.printUrls;
   if (typeof print !== 'function') return;
   server.printUrls = function printUrls(this: unknown) {
     print.call(server);
-    const urls = server.resolvedUrls?.local ?? [];
-    if (urls.length === 0) return;
+    const local = server.resolvedUrls?.local ?? [];
+    if (local.length === 0) return;
+    const network = server.resolvedUrls?.network ?? [];
     const color = process.stdout.isTTY && !process.env.NO_COLOR;
     const paint = (code: string, text: string) => (color ? `\x1b[${code}m${text}\x1b[0m` : text);
-    const url = `${urls[0].replace(/\/?$/, '/')}${INSPECTOR_PATH.slice(1)}`;
-    server.config.logger.info(`  ${paint('32', '➜')}  ${paint('1', 'Scorers')}: ${paint('36', url)}`);
+    const at = (base: string) => `${base.replace(/\/?$/, '/')}${INSPECTOR_PATH.slice(1)}`;
+    const line = (url: string, note = '') => server.config.logger.info(`  ${paint('32', '➜')}  ${paint('1', 'Scorers')}: ${paint('36', url)}${note}`);
+    if (!listensBeyondLoopback(server, network)) return line(at(local[0]));
+    if (!remote) return line(at(local[0]), paint('2', ` (this machine only. ${REMOTE_HINT})`));
+    line(at(local[0]));
+    for (const url of network) line(at(url), paint('2', ' (other machines allowed: inspector.remote is on)'));
   };
+}
+
+/** Vite lists network URLs only when it listens beyond loopback; the bound address says so too. */
+function listensBeyondLoopback(server: InspectorServer, network: string[]): boolean {
+  if (network.length > 0) return true;
+  const address = server.httpServer?.address?.() as { address?: string } | string | null | undefined;
+  return typeof address === 'object' && address !== null && typeof address.address === 'string' && !isLoopback(address.address);
 }
 
 interface RunRequest {
@@ -329,14 +394,24 @@ function parseRequestContext(value: unknown): Map<string, unknown> | undefined |
 
 const RUN_FIELDS = ['agent', 'key', 'input', 'output', 'groundTruth', 'requestContext'];
 
-/** Validates `POST /api/run`'s body; every problem is a sentence the page can show. */
-function parseRunRequest(text: string): RunRequest | { error: string } {
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch (error) {
-    return { error: `The request body is not valid JSON: ${messageOf(error)}` };
+const SCORERS_FIELDS = ['agent', 'requestContext'];
+
+/** Validates `POST /api/scorers`' body. */
+function parseScorersRequest(body: unknown): { agent: string; requestContext?: Map<string, unknown> } | { error: string } {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    return { error: 'The request body must be an object { agent, requestContext? }.' };
   }
+  const b = body as Record<string, unknown>;
+  if (typeof b.agent !== 'string' || b.agent === '') return { error: '"agent" must be a non-empty string (an agent key such as "weather").' };
+  const unknown = Object.keys(b).filter((k) => !SCORERS_FIELDS.includes(k));
+  if (unknown.length > 0) return { error: `Unknown field(s): ${unknown.map((k) => JSON.stringify(k)).join(', ')}; expected ${SCORERS_FIELDS.join(', ')}.` };
+  const requestContext = parseRequestContext(b.requestContext);
+  if (requestContext instanceof Error) return { error: requestContext.message };
+  return { agent: b.agent, ...(requestContext ? { requestContext } : {}) };
+}
+
+/** Validates `POST /api/run`'s body; every problem is a sentence the page can show. */
+function parseRunRequest(body: unknown): RunRequest | { error: string } {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     return { error: 'The request body must be an object { agent, key, input, output }.' };
   }
@@ -365,25 +440,6 @@ function describeEntry(key: string, entry: unknown) {
   const scorer = e.scorer ?? {};
   const text = (v: unknown) => (typeof v === 'string' ? v : null);
   return { key, id: text(scorer.id), name: text(scorer.name), description: text(scorer.description), sampling: jsonSafe(e.sampling ?? null) };
-}
-
-/**
- * A browser may send a "simple" cross-site POST without asking first; refuse it, so a page on
- * another site cannot run scorers (and spend the user's model credits) through the dev server.
- */
-function crossSite(req: IncomingMessage): string | null {
-  if (req.headers['sec-fetch-site'] === 'cross-site') return 'Cross-site requests are refused.';
-  const origin = req.headers.origin;
-  if (origin && origin !== 'null') {
-    let host: string;
-    try {
-      host = new URL(origin).host;
-    } catch {
-      return 'Invalid Origin header.';
-    }
-    if (host !== req.headers.host) return `Requests from ${origin} are refused.`;
-  }
-  return null;
 }
 
 function allow(method: string, allowed: string[], res: ServerResponse): boolean {
@@ -423,22 +479,6 @@ const normaliseBase = (base: string | undefined) => {
   const b = base && base.startsWith('/') ? base : '/';
   return b.endsWith('/') ? b : `${b}/`;
 };
-
-// eslint-disable-next-line no-control-regex
-const ANSI = /\x1b\[[0-9;]*m/g;
-
-function messageOf(error: unknown): string {
-  const text = error instanceof Error ? error.message : typeof error === 'string' ? error : safeString(error);
-  return text.replace(ANSI, '').trim() || 'unknown error';
-}
-
-function safeString(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return String(value);
-  }
-}
 
 /** A JSON-safe copy: cycles, BigInt, functions, errors and class instances become plain data. */
 function jsonSafe(value: unknown, seen = new WeakSet<object>()): unknown {

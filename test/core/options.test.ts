@@ -6,7 +6,7 @@ import { agentScorers } from '../../src/plugin/index.js';
 describe('options are checked at plugin creation', () => {
   test('an unknown option is an error naming it and the known ones', () => {
     expect(() => agentScorers({ agentDir: 'x' } as any)).toThrow(
-      'agent-scorers: unknown option "agentDir". Known options: root, agentsDir, extensions, exclude, dts, manifest, strict, diagnostics, cache.',
+      'agent-scorers: unknown option "agentDir". Known options: root, agentsDir, extensions, exclude, dts, manifest, strict, diagnostics, cache, inspector.',
     );
   });
 
@@ -24,8 +24,22 @@ describe('options are checked at plugin creation', () => {
     [{ strict: 'true' }, 'option "strict" must be a boolean, got "true".'],
     [{ cache: '' }, 'option "cache" must be a boolean or a folder path, got "".'],
     [{ cache: 1 }, 'option "cache" must be a boolean or a folder path, got number.'],
+    [{ inspector: 'on' }, 'option "inspector" must be a boolean or an object such as { remote: true }, got "on".'],
+    [{ inspector: null }, 'option "inspector" must be a boolean or an object such as { remote: true }, got null.'],
+    [{ inspector: [] }, 'option "inspector" must be a boolean or an object such as { remote: true }, got an array.'],
+    [{ inspector: { remote: 'yes' } }, 'option "inspector": remote must be a boolean, got "yes".'],
+    [{ inspector: { remotes: true } }, 'option "inspector": unknown key "remotes". Known keys: remote.'],
+    [{ inspector: { __proto__: null, host: true } }, 'option "inspector": unknown key "host". Known keys: remote.'],
   ])('%o is rejected', (options, message) => {
     expect(() => agentScorers(options as any)).toThrow(`agent-scorers: ${message}`);
+  });
+
+  test('inspector: on by default, local only unless remote, off with false', () => {
+    expect(checkOptions({}).inspector).toEqual({ remote: false });
+    expect(checkOptions({ inspector: true }).inspector).toEqual({ remote: false });
+    expect(checkOptions({ inspector: {} }).inspector).toEqual({ remote: false });
+    expect(checkOptions({ inspector: { remote: true } }).inspector).toEqual({ remote: true });
+    expect(checkOptions({ inspector: false }).inspector).toBe(null);
   });
 
   test('options that are not an object are rejected', () => {

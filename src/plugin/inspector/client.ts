@@ -311,9 +311,13 @@ async function resolveRuntime(agentKey: string, fromButton: boolean): Promise<vo
   }
   pending[agentKey] = true;
   if (els.agent.value === agentKey) els.scorerNote.textContent = 'Resolving config.scorers at run time…';
-  const query = `agent=${encodeURIComponent(agentKey)}${context ? `&requestContext=${encodeURIComponent(JSON.stringify(context))}` : ''}`;
   try {
-    const body = await request<{ scorers: RuntimeScorer[] }>(`api/scorers?${query}`);
+    // A POST: resolving runs the config's function, which the server never does for a GET.
+    const body = await request<{ scorers: RuntimeScorer[] }>('api/scorers', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ agent: agentKey, ...(context ? { requestContext: context } : {}) }),
+    });
     runtime[agentKey] = body.scorers;
     delete runtimeErrors[agentKey];
   } catch (error) {
