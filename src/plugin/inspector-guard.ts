@@ -21,11 +21,21 @@ export function isLoopback(address: string | undefined): boolean {
 }
 
 /**
+ * A loopback peer, or a peer whose address is the socket's own local address: a connection from
+ * this machine to one of its own network addresses (`server.host: '192.168.1.5'` has no loopback
+ * to reach). Another machine cannot complete a TCP handshake with our own address as its source.
+ */
+function fromThisMachine(req: IncomingMessage): boolean {
+  const peer = req.socket.remoteAddress;
+  return isLoopback(peer) || (peer !== undefined && peer === req.socket.localAddress);
+}
+
+/**
  * Why `req` is refused, or null. Decided by the socket's peer address, never by a header: a Host
  * header is the client's to choose (an IP literal, or any name once `allowedHosts: true`).
  */
 export function refusal(req: IncomingMessage, remote: boolean): string | null {
-  if (!remote && !isLoopback(req.socket.remoteAddress)) {
+  if (!remote && !fromThisMachine(req)) {
     return `The agent-scorers inspector answers only this machine. ${REMOTE_HINT}`;
   }
   // Fetch Metadata: a browser marks a request made by another site's page, or by a page of another

@@ -345,16 +345,17 @@ function announceUrl(server: InspectorServer, remote: boolean): void {
   if (typeof print !== 'function') return;
   server.printUrls = function printUrls(this: unknown) {
     print.call(server);
-    const local = server.resolvedUrls?.local ?? [];
-    if (local.length === 0) return;
     const network = server.resolvedUrls?.network ?? [];
+    // A server bound to one network address has no local URL: this machine reaches it there.
+    const local = server.resolvedUrls?.local?.length ? server.resolvedUrls.local : network.slice(0, 1);
+    if (local.length === 0) return;
     const color = process.stdout.isTTY && !process.env.NO_COLOR;
     const paint = (code: string, text: string) => (color ? `\x1b[${code}m${text}\x1b[0m` : text);
     const at = (base: string) => `${base.replace(/\/?$/, '/')}${INSPECTOR_PATH.slice(1)}`;
     const line = (url: string, note = '') => server.config.logger.info(`  ${paint('32', '➜')}  ${paint('1', 'Scorers')}: ${paint('36', url)}${note}`);
     if (!listensBeyondLoopback(server, network)) return line(at(local[0]));
     if (!remote) return line(at(local[0]), paint('2', ` (this machine only. ${REMOTE_HINT})`));
-    line(at(local[0]));
+    if (local[0] !== network[0]) line(at(local[0]));
     for (const url of network) line(at(url), paint('2', ' (other machines allowed: inspector.remote is on)'));
   };
 }
