@@ -442,7 +442,7 @@ async function makeNamespace(): Promise<Namespace> {
 
 describe.skipIf(whyNoNetns !== null)('dev inspector and a client on another machine (network namespace)', () => {
   let ns: Namespace | undefined;
-  const opened: Array<{ dev: Dev; project: Project }> = [];
+  const opened: Array<{ dev?: Dev; project: Project }> = [];
 
   beforeAll(async () => {
     ns = await makeNamespace();
@@ -451,7 +451,7 @@ describe.skipIf(whyNoNetns !== null)('dev inspector and a client on another mach
   afterAll(async () => {
     for (const { dev, project } of opened) {
       project.gate.release();
-      await dev.close();
+      await dev?.close();
       fs.rmSync(project.dir, { recursive: true, force: true });
     }
     await ns?.remove();
@@ -459,8 +459,10 @@ describe.skipIf(whyNoNetns !== null)('dev inspector and a client on another mach
 
   async function open(name: string, pluginOptions: object, server: object) {
     const project = makeProject(name);
+    const entry: { dev?: Dev; project: Project } = { project };
+    opened.push(entry);
     const dev = await startDev(project, pluginOptions, server);
-    opened.push({ dev, project });
+    entry.dev = dev;
     return { project, dev, base: `http://${ns!.host}:${dev.port}/__agent-scorers/` };
   }
 
