@@ -163,10 +163,12 @@ describe('dev inspector on the playground (Vite 8)', () => {
   });
 
   test('no API route answers another site, not even a blind GET, and an oversized body is refused at once', async () => {
-    for (const route of ['api/state', 'api/scorers?agent=support&requestContext=%7B%22tier%22%3A%22x%22%7D']) {
-      const blind = await fetch(new URL(route, inspector), { headers: { 'Sec-Fetch-Site': 'cross-site' } });
+    const scorers = { method: 'POST', body: JSON.stringify({ agent: 'support', requestContext: { tier: 'x' } }) };
+    for (const [route, init] of [['', {}], ['api/state', {}], ['api/scorers', scorers]] as const) {
+      const json = { ...init, headers: { 'Content-Type': 'application/json' } };
+      const blind = await fetch(new URL(route, inspector), { ...json, headers: { ...json.headers, 'Sec-Fetch-Site': 'cross-site' } });
       expect(blind.status, route).toBe(403);
-      const other = await fetch(new URL(route, inspector), { headers: { Origin: 'http://localhost:1' } });
+      const other = await fetch(new URL(route, inspector), { ...json, headers: { ...json.headers, Origin: 'http://localhost:1' } });
       expect(other.status, route).toBe(403);
     }
     expect((await fetch(new URL('api/state', inspector))).status).toBe(200);

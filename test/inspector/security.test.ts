@@ -128,8 +128,8 @@ interface Dev {
   close: () => Promise<void>;
 }
 
-async function startDev(project: Project, pluginOptions: object, server: object = {}): Promise<Dev> {
-  const vite = await import('vite');
+async function startDev(project: Project, pluginOptions: object, server: object = {}, viteName: 'vite' | 'vite7' = 'vite'): Promise<Dev> {
+  const vite: any = viteName === 'vite' ? await import('vite') : await import('vite7');
   const agentScorers = (await import(pathToFileURL(path.join(DIST, 'plugin/vite.js')).href)).default;
   const logs: string[] = [];
   const dev = await vite.createServer({
@@ -343,6 +343,36 @@ describe('dev inspector errors name the file', () => {
     expect(answer.json.error).toContain('src/mastra/agents/boom/config.ts');
     expect(answer.text).not.toContain(REPO);
     expect(answer.text).not.toMatch(/\bat .*:\d+:\d+\)?\n/);
+  });
+});
+
+describe('dev inspector security on Vite 7', () => {
+  let project: Project;
+  let dev: Dev;
+
+  beforeAll(async () => {
+    project = makeProject('inspector-security-vite7');
+    dev = await startDev(project, {}, {}, 'vite7');
+  });
+
+  afterAll(async () => {
+    await dev?.close();
+    if (project) fs.rmSync(project.dir, { recursive: true, force: true });
+  });
+
+  test('another local origin is refused, a GET runs nothing, a JSON POST runs', async () => {
+    for (const headers of [{ 'Sec-Fetch-Site': 'same-site' }, { Origin: 'http://localhost:5173' }] as Array<Record<string, string>>) {
+      expect((await send(dev.inspector, { headers })).status).toBe(403);
+      expect((await postJson(`${dev.inspector}api/run`, { agent: 'plain', key: 'ok', input: 'q', output: 'a' }, headers)).status).toBe(403);
+    }
+    const get = await send(`${dev.inspector}api/scorers?agent=fn`);
+    expect(get.status).toBe(405);
+    expect(get.headers.allow).toBe('POST');
+    expect(markerCalls(project)).toBe(0);
+    expect((await postJson(`${dev.inspector}api/scorers`, { agent: 'fn' })).status).toBe(200);
+    expect(markerCalls(project)).toBe(1);
+    const ran = await postJson(`${dev.inspector}api/run`, { agent: 'plain', key: 'ok', input: 'q', output: 'a' });
+    expect(ran.json).toMatchObject({ score: 0.5, reason: 'fine' });
   });
 });
 
