@@ -1,5 +1,5 @@
 /**
- * Takes docs/inspector.png: starts the playground's dev server (its own vite.config.ts, this
+ * Takes docs/public/inspector.png: starts the playground's dev server (its own vite.config.ts, this
  * repository's dist/), opens /__agent-scorers/ in headless Chromium, runs the answer relevancy
  * scorer with offlineJudge() on an example, and saves a screenshot of the page.
  *
@@ -13,7 +13,7 @@ import { createServer } from 'vite';
 import { chromium } from 'playwright-core';
 
 const REPO = path.resolve(import.meta.dirname, '..');
-const OUT = path.resolve(process.argv[2] ?? path.join(REPO, 'docs/inspector.png'));
+const OUT = path.resolve(process.argv[2] ?? path.join(REPO, 'docs/public/inspector.png'));
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 if (!fs.existsSync(path.join(REPO, 'dist/plugin/vite.js'))) {

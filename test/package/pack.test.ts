@@ -82,12 +82,12 @@ test('the installed package carries its MIT licence, repository links and a READ
     homepage: 'https://github.com/agent-scorers/agent-scorers#readme',
     bugs: { url: 'https://github.com/agent-scorers/agent-scorers/issues' },
   });
-  // A relative link (docs/inspector.png, playground/README.md) is dead on npm: the tarball has no such file.
+  // A relative link (docs/public/inspector.png, playground/README.md) is dead on npm: the tarball has no such file.
   const readme = fs.readFileSync(path.join(installed, 'README.md'), 'utf8');
   const targets = [...readme.matchAll(/!?\[[^\]]*\]\(([^)\s]+)\)/g)].map((m) => m[1]);
   expect(targets.length).toBeGreaterThan(10);
   expect(targets.filter((t) => !t.startsWith('#') && !t.startsWith('https://'))).toEqual([]);
-  expect(targets).toContain('https://raw.githubusercontent.com/agent-scorers/agent-scorers/main/docs/inspector.png');
+  expect(targets).toContain('https://raw.githubusercontent.com/agent-scorers/agent-scorers/main/docs/public/inspector.png');
   expect(targets).toContain('https://github.com/agent-scorers/agent-scorers/blob/main/playground/README.md');
   expect(targets).toContain('https://github.com/agent-scorers/agent-scorers/blob/main/bench/README.md');
 });
