@@ -77,7 +77,8 @@ const toPosix = (p: string) => p.replace(/\\/g, '/');
 export function withoutAbsolutePaths(text: string, root: string): string {
   const posixRoot = toPosix(root);
   return text
-    .replace(/file:\/\/\/[^\s'"`()<>]+/g, (url) => relativeTo(posixRoot, toPath(url)))
+    // A file URL up to its query and `:line:col`; the query (Vite's `?t=`) goes.
+    .replace(/file:\/\/(\/(?:[A-Za-z]:)?[^\s'"`()<>?#:]+)(?:[?#][^\s'"`()<>:]*)?/g, (_, file: string) => relativeTo(posixRoot, toPath(`file://${file}`)))
     .replace(/(?<![\w.:/\\-])(?:\/|[A-Za-z]:[\\/])[^\s'"`()<>:]+/g, (token) => {
       const posix = toPosix(token);
       const first = posix.match(/^(?:[A-Za-z]:)?\/[^/]+/)?.[0];
