@@ -420,6 +420,14 @@ async function netnsUnavailable(): Promise<string | null> {
   } catch {
     return 'curl is not installed';
   }
+  // Root in a container may still lack the capability to make one.
+  const probe = `as-probe-${process.pid}`;
+  try {
+    await run('ip', ['netns', 'add', probe]);
+  } catch (error) {
+    return `\`ip netns add\` fails here (${String((error as { stderr?: unknown }).stderr ?? error).trim()})`;
+  }
+  await run('ip', ['netns', 'del', probe]).catch(() => {});
   return null;
 }
 
