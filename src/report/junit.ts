@@ -11,17 +11,20 @@ import { asText, formatScore, formatThreshold, preview, scorerViews, sortedItems
 
 // XML 1.0 allows tab, newline, carriage return and these ranges; anything else (controls, lone
 // surrogates, U+FFFE/FFFF) makes the whole file unreadable to a strict parser, so it is dropped.
-const FORBIDDEN = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
+// One pass over each string both drops those and escapes markup: reports hold thousands of them.
+const TEXT = /[&<>]|[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
+const ATTR = /[&<>"'\n\r\t]|[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
+// Newlines and tabs in attributes as character references, or parsers normalise them to spaces.
+const ENTITIES: Record<string, string> = {
+  '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;', '\n': '&#10;', '\r': '&#13;', '\t': '&#9;',
+};
+const entity = (char: string): string => ENTITIES[char] ?? '';
 
-const clean = (text: string): string => text.replace(FORBIDDEN, '');
+/** Text content. */
+export const xmlText = (text: string): string => text.replace(TEXT, entity);
 
-/** Text content: `]]>` needs no care outside CDATA, but `>` is escaped anyway for symmetry. */
-export const xmlText = (text: string): string =>
-  clean(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-
-/** Attribute values: quotes escaped, and newlines and tabs as character references so parsers keep them. */
-export const xmlAttr = (text: string): string =>
-  xmlText(text).replace(/"/g, '&quot;').replace(/'/g, '&apos;').replace(/\n/g, '&#10;').replace(/\r/g, '&#13;').replace(/\t/g, '&#9;');
+/** Attribute values. */
+export const xmlAttr = (text: string): string => text.replace(ATTR, entity);
 
 export interface JUnitOptions {
   /** The `<testsuites name>`. */
@@ -35,6 +38,12 @@ export function renderJUnit(result: ReportInput, { name }: JUnitOptions): string
   let failures = 0;
   let skipped = 0;
 
+  // Each item's text is the same in every scorer's suite: escape it once.
+  const texts = new Map(items.map((item) => [item, {
+    name: xmlAttr(`#${item.index} ${preview(item.input)}`.trimEnd()),
+    out: xmlText(`input: ${asText(item.input)}\noutput: ${asText(item.output)}\n`),
+  }]));
+
   for (const view of scorerViews(result)) {
     const cases: string[] = [];
     let suiteFailures = 0;
@@ -43,15 +52,11 @@ export function renderJUnit(result: ReportInput, { name }: JUnitOptions): string
     for (const item of items) {
       const run = Object.hasOwn(item.scores, view.id) ? item.scores[view.id] : undefined;
       if (run === undefined) continue;
-      const caseName = xmlAttr(`#${item.index} ${preview(item.input)}`.trimEnd());
+      const text = texts.get(item)!;
       const source = run.cached === true ? 'cached' : run.cached === false ? 'live' : undefined;
-      const lines = [
-        `input: ${asText(item.input)}`,
-        `output: ${asText(item.output)}`,
-        `score: ${run.score === null ? 'not scorable' : formatScore(run.score)}${source ? ` (judge: ${source})` : ''}`,
-      ];
+      const lines = [`score: ${run.score === null ? 'not scorable' : formatScore(run.score)}${source ? ` (judge: ${source})` : ''}`];
       if (run.reason) lines.push(`reason: ${run.reason}`);
-      const out = `<system-out>${xmlText(lines.join('\n'))}</system-out>`;
+      const out = `<system-out>${text.out}${xmlText(lines.join('\n'))}</system-out>`;
       let body: string;
       if (run.score === null || run.notScorable) {
         suiteSkipped++;
@@ -63,7 +68,7 @@ export function renderJUnit(result: ReportInput, { name }: JUnitOptions): string
       } else {
         body = '';
       }
-      cases.push(`    <testcase classname="${id}" name="${caseName}" time="0">${body}${out}</testcase>`);
+      cases.push(`    <testcase classname="${id}" name="${text.name}" time="0">${body}${out}</testcase>`);
     }
 
     if (view.gatePassed !== null || view.thresholdPassed !== null) {
