@@ -147,8 +147,11 @@ function scorerCard(view: ScorerView, position: number, hasItems: boolean): stri
     passed === null ? '' : `<span class="badge ${passed ? 'ok' : 'bad'}">${what} ${passed ? 'passed' : 'failed'}</span>`;
   const role = view.gate ? 'gate (must average 1)' : view.threshold !== null ? 'threshold' : 'tracked (no threshold)';
   const judge = view.cached + view.live === 0 ? '' : `<dt>Judge</dt><dd>${view.cached} cached, ${view.live} live</dd>`;
+  // Worst first: lowest, except for a scorer where only a maximum is set (high is bad there).
+  const worstDesc = typeof view.threshold === 'object' && view.threshold !== null && view.threshold.min === undefined && view.threshold.max !== undefined;
+  const order = worstDesc ? 'highest' : 'lowest';
   const sortButtons = hasItems
-    ? `<button type="button" data-sort="${position}:asc" aria-label="${escapeHtml(`Sort items by ${view.id}, lowest first`)}">Lowest first</button>`
+    ? `<button type="button" data-sort="${position}:${worstDesc ? 'desc' : 'asc'}" aria-label="${escapeHtml(`Sort items by ${view.id}, ${order} first`)}">Worst first (${order})</button>`
     : '';
   return `<section class="scorer" aria-labelledby="scorer-${position}">
 <h3 id="scorer-${position}">${escapeHtml(view.id)} ${status(view.gatePassed, 'gate')} ${status(view.thresholdPassed, 'threshold')}</h3>
@@ -187,22 +190,30 @@ export function histogram(view: ScorerView): string {
   const edge = (i: number) => formatScore(lo + i * width);
   const top = Math.max(...counts);
   const W = 300;
-  const H = 90;
-  const chartH = 66;
+  const H = 96;
+  const chartTop = 16;
+  const chartBottom = 74;
   const barW = W / BINS;
+  const x = (score: number) => (((score - lo) / (hi - lo)) * W).toFixed(1);
   const bars = counts.map((count, i) => {
-    const h = count === 0 ? 0 : Math.max(2, Math.round((count / top) * chartH));
+    const h = count === 0 ? 0 : Math.max(2, Math.round((count / top) * (chartBottom - chartTop)));
     // The last bin holds its upper edge (a gate's 1), the others stop just short of theirs.
     const upper = i === BINS - 1 ? hi : lo + (i + 1) * width - width * 1e-6;
     const low = itemMisses(view, lo + i * width) && itemMisses(view, upper);
-    return `<rect class="b${low ? ' low' : ''}" x="${(i * barW + 1).toFixed(1)}" y="${chartH - h}" width="${(barW - 2).toFixed(1)}" height="${h}"></rect>`;
+    return `<rect class="b${low ? ' low' : ''}" x="${(i * barW + 1).toFixed(1)}" y="${chartBottom - h}" width="${(barW - 2).toFixed(1)}" height="${h}"></rect>`;
   });
+  // The threshold's bounds as dashed lines, where they fall inside the chart.
+  const t = view.threshold;
+  const bounds = t === null ? [] : typeof t === 'number' ? [t] : [t.min, t.max].filter((b): b is number => b !== undefined);
+  const marks = bounds
+    .filter((b) => b >= lo && b <= hi)
+    .map((b) => `<line class="t" x1="${x(b)}" y1="${chartTop - 4}" x2="${x(b)}" y2="${chartBottom}"></line>`);
   const labels = counts.map((count, i) => `${edge(i)} to ${edge(i + 1)}: ${count}`).join(', ');
   const label = `Distribution of ${scores.length} ${view.id} scores${view.notScorable ? ` (${view.notScorable} not scorable, not shown)` : ''}. ${labels}.`;
   return `<svg class="hist" role="img" aria-label="${escapeHtml(label)}" viewBox="0 0 ${W} ${H}" xmlns="http://www.w3.org/2000/svg">
-<line x1="0" y1="${chartH + 0.5}" x2="${W}" y2="${chartH + 0.5}"></line>
-${bars.join('')}
-<text x="0" y="${H - 8}">${edge(0)}</text><text x="${W / 2}" y="${H - 8}" text-anchor="middle">${edge(BINS / 2)}</text><text x="${W}" y="${H - 8}" text-anchor="end">${edge(BINS)}</text>
-<text x="${W}" y="10" text-anchor="end">max ${top}</text>
+<line x1="0" y1="${chartBottom + 0.5}" x2="${W}" y2="${chartBottom + 0.5}"></line>
+${bars.join('')}${marks.join('')}
+<text x="0" y="${H - 4}">${edge(0)}</text><text x="${W / 2}" y="${H - 4}" text-anchor="middle">${edge(BINS / 2)}</text><text x="${W}" y="${H - 4}" text-anchor="end">${edge(BINS)}</text>
+<text x="0" y="10">most in one bin: ${top}</text>
 </svg>`;
 }

@@ -111,7 +111,7 @@ export const PAGE_SCRIPT = `
       var miss = misses(scorer, run);
       row.appendChild(el('td', run[0] === null ? 'neutral' : miss ? 'bad' : '',
         run[0] === null ? 'not scorable' : fmt(run[0]) + (miss ? ' (misses)' : '')));
-      row.appendChild(el('td', run[1] ? '' : 'neutral', run[1] || '—'));
+      row.appendChild(el('td', run[1] ? 'reason' : 'neutral', run[1] || '—'));
       row.appendChild(el('td', '', run[2] === 1 ? 'cached' : run[2] === 0 ? 'live' : '—'));
       rows.appendChild(row);
     });

@@ -45,6 +45,7 @@ svg.hist rect.b { fill: var(--bar); }
 svg.hist rect.low { fill: var(--bar-low); }
 svg.hist text { fill: var(--muted); font-size: 10px; }
 svg.hist line { stroke: var(--line); }
+svg.hist line.t { stroke: var(--fg); stroke-dasharray: 3 3; }
 button, select, input { font: inherit; color: inherit; }
 button { background: var(--bg); border: 1px solid var(--line); border-radius: 6px; padding: 4px 10px; cursor: pointer; }
 button[aria-pressed="true"] { background: var(--fg); color: var(--bg); }
@@ -64,6 +65,8 @@ details.item[open] > summary { border-bottom: 1px solid var(--line); }
 .chip.ns { color: var(--muted); font-style: italic; }
 .body { padding: 8px 12px 12px; }
 .body h4 { font-size: 0.85rem; margin: 8px 0 4px; color: var(--muted); text-transform: uppercase; letter-spacing: 0.04em; }
+pre, td, .preview, .chip { unicode-bidi: isolate; }
+td.reason { white-space: pre-wrap; }
 pre { margin: 0; padding: 8px; background: var(--panel); border-radius: 6px; white-space: pre-wrap; overflow-wrap: anywhere; max-height: 320px; overflow: auto; font: 13px/1.45 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
 table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; vertical-align: top; padding: 4px 8px; border-bottom: 1px solid var(--line); overflow-wrap: anywhere; }
