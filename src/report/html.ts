@@ -144,7 +144,7 @@ ${script ? `<script>${script}</script>` : ''}
 
 function scorerCard(view: ScorerView, position: number, hasItems: boolean): string {
   const status = (passed: boolean | null, what: string) =>
-    passed === null ? '' : `<span class="badge ${passed ? 'ok' : 'bad'}">${what} ${passed ? 'passed' : 'failed'}</span>`;
+    passed === null ? '' : ` <span class="badge ${passed ? 'ok' : 'bad'}">${what} ${passed ? 'passed' : 'failed'}</span>`;
   const role = view.gate ? 'gate (must average 1)' : view.threshold !== null ? 'threshold' : 'tracked (no threshold)';
   const judge = view.cached + view.live === 0 ? '' : `<dt>Judge</dt><dd>${view.cached} cached, ${view.live} live</dd>`;
   // Worst first: lowest, except for a scorer where only a maximum is set (high is bad there).
@@ -154,7 +154,7 @@ function scorerCard(view: ScorerView, position: number, hasItems: boolean): stri
     ? `<button type="button" data-sort="${position}:${worstDesc ? 'desc' : 'asc'}" aria-label="${escapeHtml(`Sort items by ${view.id}, ${order} first`)}">Worst first (${order})</button>`
     : '';
   return `<section class="scorer" aria-labelledby="scorer-${position}">
-<h3 id="scorer-${position}">${escapeHtml(view.id)} ${status(view.gatePassed, 'gate')} ${status(view.thresholdPassed, 'threshold')}</h3>
+<h3 id="scorer-${position}"><span class="sid">${escapeHtml(view.id)}</span>${status(view.gatePassed, 'gate')}${status(view.thresholdPassed, 'threshold')}</h3>
 <dl>
 <dt>Mean</dt><dd>${view.mean === null ? '—' : formatScore(view.mean)}</dd>
 <dt>Role</dt><dd>${role}</dd>

@@ -96,7 +96,7 @@ describe('HTML', () => {
 
   test('each scorer shows its mean, threshold, pass or fail, gate and not-scorable count, and a histogram with its counts', () => {
     const card = (id: string) => {
-      const start = html.indexOf(`>${id} `);
+      const start = html.indexOf(`<span class="sid">${id}</span>`);
       return html.slice(start, html.indexOf('</section>', start));
     };
     const tone = card('tone&quot;&lt;b&gt;${id}&lt;/b&gt;');
