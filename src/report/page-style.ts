@@ -56,6 +56,8 @@ select, input[type="search"] { background: var(--bg); border: 1px solid var(--li
 .status { color: var(--muted); margin: 0 0 8px; }
 details.item { border: 1px solid var(--line); border-radius: 8px; margin: 0 0 6px; background: var(--bg); }
 details.item > summary { padding: 8px 12px; cursor: pointer; display: flex; flex-wrap: wrap; gap: 8px; align-items: baseline; }
+details.item > summary::before { content: "▸"; color: var(--muted); }
+details.item[open] > summary::before { content: "▾"; }
 details.item[open] > summary { border-bottom: 1px solid var(--line); }
 .idx { color: var(--muted); font-variant-numeric: tabular-nums; }
 .preview { flex: 1 1 280px; overflow-wrap: anywhere; }
