@@ -68,7 +68,8 @@ export function renderHtml(result: ReportInput, { title, generatedAt }: HtmlOpti
       views.map((v) => {
         const run = Object.hasOwn(item.scores, v.id) ? item.scores[v.id] : undefined;
         if (run === undefined) return null;
-        return [run.notScorable ? null : run.score, run.reason ?? null, run.cached === true ? 1 : run.cached === false ? 0 : null];
+        const reason = run.error ? `Threw: ${run.error}${run.reason ? `\n${run.reason}` : ''}` : (run.reason ?? null);
+        return [run.notScorable ? null : run.score, reason, run.cached === true ? 1 : run.cached === false ? 0 : null];
       }),
     ]),
   };

@@ -56,6 +56,7 @@ export function renderJUnit(result: ReportInput, { name }: JUnitOptions): string
       const source = run.cached === true ? 'cached' : run.cached === false ? 'live' : undefined;
       const lines = [`score: ${run.score === null ? 'not scorable' : formatScore(run.score)}${source ? ` (judge: ${source})` : ''}`];
       if (run.reason) lines.push(`reason: ${run.reason}`);
+      if (run.error) lines.push(`threw: ${run.error}`);
       const out = `<system-out>${text.out}${xmlText(lines.join('\n'))}</system-out>`;
       let body: string;
       if (run.score === null || run.notScorable) {
@@ -64,7 +65,7 @@ export function renderJUnit(result: ReportInput, { name }: JUnitOptions): string
       } else if (view.gate && run.score < 1) {
         suiteFailures++;
         const message = `gate ${view.id} scored ${formatScore(run.score)} on item #${item.index}; a gate must score 1`;
-        body = `<failure message="${xmlAttr(message)}" type="gate">${xmlText(run.reason ?? '')}</failure>`;
+        body = `<failure message="${xmlAttr(message)}" type="gate">${xmlText(run.error ? `threw: ${run.error}` : (run.reason ?? ''))}</failure>`;
       } else {
         body = '';
       }

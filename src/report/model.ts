@@ -31,7 +31,8 @@ export function scorerViews(result: ReportInput): ScorerView[] {
     const thresholdResult = result.thresholdResults?.find((t) => t.id === id);
     const view: ScorerView = {
       id,
-      mean: Object.hasOwn(result.scores, id) ? result.scores[id] : null,
+      // runEvals leaves gates out of `scores` (as Mastra does): their mean is the gate result's score.
+      mean: Object.hasOwn(result.scores, id) ? result.scores[id] : (gateResult?.score ?? thresholdResult?.averageScore ?? null),
       gate: gateResult !== undefined,
       gatePassed: gateResult?.passed ?? null,
       threshold: thresholdResult?.threshold ?? null,

@@ -18,6 +18,8 @@ export interface ReportItemScore {
   gate?: boolean;
   /** `true`: every judge reply came from a `cachedJudge` file; `false`: some were live; absent: no cache involved. */
   cached?: boolean;
+  /** A gate that threw scores 0; this is what it threw. */
+  error?: string;
 }
 
 export interface ReportItem {
@@ -95,6 +97,7 @@ export function checkResult(value: unknown): ReportInput {
       const r = run as Record<string, unknown>;
       if (r.score !== null && !isNumber(r.score)) fail(`${field}.score`, 'a number or null');
       if (r.reason !== undefined && r.reason !== null && typeof r.reason !== 'string') fail(`${field}.reason`, 'a string or null');
+      if (r.error !== undefined && typeof r.error !== 'string') fail(`${field}.error`, 'a string');
       for (const flag of ['notScorable', 'gate', 'cached'] as const) {
         if (r[flag] !== undefined && typeof r[flag] !== 'boolean') fail(`${field}.${flag}`, 'a boolean');
       }

@@ -194,6 +194,45 @@ describe('JUnit', () => {
   });
 });
 
+describe('the runEvals result as runEvals gives it', () => {
+  /** runEvals' result as its contract states it (readonly threshold bounds, `true`-typed flags, items always present). */
+  interface ContractResult {
+    scores: Record<string, number>;
+    summary: { totalItems: number; notScorable?: Record<string, number>; sampledOut?: Record<string, number> };
+    verdict?: 'passed' | 'scored' | 'failed';
+    gateResults?: Array<{ id: string; passed: boolean; score: number }>;
+    thresholdResults?: Array<{ id: string; passed: boolean; averageScore: number; threshold: number | { readonly min?: number; readonly max?: number } }>;
+    items: Array<{
+      index: number;
+      input: unknown;
+      output: unknown;
+      groundTruth?: unknown;
+      scores: Record<string, { score: number | null; reason: string | null; notScorable?: true; gate?: true; cached?: boolean; error?: string }>;
+    }>;
+  }
+
+  test('is accepted as it is (no cast); a gate left out of scores shows its gate result as its mean; a gate that threw says what it threw', () => {
+    const result: ContractResult = {
+      scores: { relevance: 0.8 },
+      summary: { totalItems: 2 },
+      verdict: 'failed',
+      gateResults: [{ id: 'calls-tool', passed: false, score: 0.5 }],
+      thresholdResults: [{ id: 'relevance', passed: true, averageScore: 0.8, threshold: { min: 0.7 } }],
+      items: [
+        { index: 0, input: 'a', output: 'b', scores: { 'calls-tool': { score: 0, reason: null, gate: true, error: 'tool "x" <missing>' }, relevance: { score: 0.7, reason: 'ok', cached: true } } },
+        { index: 1, input: 'c', output: 'd', scores: { 'calls-tool': { score: 1, reason: 'called', gate: true }, relevance: { score: 0.9, reason: 'ok', cached: false } } },
+      ],
+    };
+    const { html, junit } = evalReport(result, { generatedAt: null });
+    const gateCard = html.slice(html.indexOf('<span class="sid">calls-tool</span>'));
+    expect(gateCard).toContain('<dt>Mean</dt><dd>0.5</dd>');
+    expect(gateCard).toContain('<dt>Role</dt><dd>gate (must average 1)</dd>');
+    expect(dataBlock(html).items[0][5][1]).toEqual([0, 'Threw: tool "x" <missing>', null]);
+    expect(junit).toContain('<failure message="gate calls-tool scored 0 on item #0; a gate must score 1" type="gate">threw: tool "x" &lt;missing&gt;</failure>');
+    expect(junit).toContain('<testcase classname="calls-tool" name="gate: mean = 1" time="0"><failure message="gate calls-tool averaged 0.5; a gate must average 1" type="gate"/></testcase>');
+  });
+});
+
 describe('files and checks', () => {
   test('outDir writes both files whole, with no temporary file left; htmlFile and junitFile choose the paths', () => {
     const out = path.join(TMP, 'out "dir" ${x}');
