@@ -1,13 +1,15 @@
 /**
  * The playground's server program: loads the registry that agent-scorers compiled from
  * src/mastra/agents/**, runs every agent's scorers over that agent's dataset with runEvals and
- * prints one row per scorer.
+ * prints one row per scorer, then writes each agent's HTML and JUnit reports (and its result as
+ * JSON, which `agent-scorers report` reads) to dist/reports/<agent>/.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import registry, { manifest, resolveScorers } from 'virtual:agent-scorers';
 import { runEvals, type ScorerEntry } from 'agent-scorers';
+import { evalReport } from 'agent-scorers/report';
 import { judgeDescription } from './mastra/judge';
 import { formatMean, formatSampling, formatTable, scaleOf } from './eval/table';
 
@@ -34,6 +36,8 @@ async function main(): Promise<void> {
 
   const rows: string[][] = [];
   const lowest: string[] = [];
+  const reports: string[] = [];
+  const reportsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'reports');
   // The plugin's `dts` option writes src/agent-scorers.d.ts, so agent keys are typed literally.
   for (const agent of Object.keys(registry) as Array<keyof typeof registry>) {
     const value = registry[agent];
@@ -61,6 +65,11 @@ async function main(): Promise<void> {
       },
     });
 
+    const outDir = path.join(reportsDir, agent);
+    const { files } = evalReport(result, { outDir, title: `Playground eval: ${agent}` });
+    fs.writeFileSync(path.join(outDir, 'result.json'), JSON.stringify(result, null, 2));
+    reports.push(`  ${agent}: ${path.relative(process.cwd(), files!.html!)}, ${path.relative(process.cwd(), files!.junit!)}`);
+
     for (const key of keys) {
       const entry = scorers[key];
       const id = entry.scorer.id;
@@ -79,6 +88,7 @@ async function main(): Promise<void> {
   console.log(`called with requestContext ${JSON.stringify(Object.fromEntries(requestContext))}. Evals run every scorer on every item;`);
   console.log('sampling applies in production (Mastra runs a ratio scorer on that share of traces).');
   if (lowest.length > 0) console.log(`\nlowest answer relevancy per agent:\n${lowest.join('\n')}`);
+  console.log(`\nreports (HTML, JUnit; open the HTML in a browser, or rebuild both with \`agent-scorers report <agent>/result.json\`):\n${reports.join('\n')}`);
 
   const manifestFile = path.join(path.dirname(fileURLToPath(import.meta.url)), 'agent-scorers.manifest.json');
   if (!fs.existsSync(manifestFile)) throw new Error(`the build did not emit ${manifestFile}`);

@@ -10,6 +10,7 @@ import { findConfigFile, loadConfigFile } from './config-file.js';
 import { consoleLog, createGenerator, type Log } from './generate.js';
 
 const USAGE = `Usage: agent-scorers generate [options]
+       agent-scorers report <result.json> [--out DIR]   (HTML and JUnit reports of an eval run)
 
 Writes the registry of your agent folders as an ES module with its declarations beside it
 (default <root>/src/agent-scorers.gen.mjs and agent-scorers.gen.d.mts).
@@ -89,6 +90,7 @@ const parse = (argv: string[]) => parseArgs({ args: argv, options: FLAGS, allowP
 
 /** Runs the CLI; resolves to the exit code (in watch mode, once interrupted). */
 export async function main(argv: string[], { cwd = process.cwd(), log = consoleLog }: { cwd?: string; log?: Log } = {}): Promise<number> {
+  if (argv[0] === 'report') return (await import('./report-cli.js')).reportMain(argv.slice(1), { cwd, log });
   let parsed: ReturnType<typeof parse>;
   try {
     parsed = parse(argv);

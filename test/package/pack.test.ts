@@ -26,6 +26,8 @@ beforeAll(async () => {
   expect(files).toContain('mastra.d.ts');
   expect(files).toContain('dist/plugin/vite.js');
   expect(files).toContain('dist/runtime/index.d.ts');
+  expect(files).toContain('dist/report/index.js');
+  expect(files).toContain('dist/report/index.d.ts');
   // What the inspector reads at run time (src/plugin/inspector-page.ts), built from src/plugin/inspector/.
   for (const file of ['client.js', 'page.css', 'page.html']) expect(files).toContain(`dist/plugin/inspector/${file}`);
   expect(files.filter((f) => f.startsWith('dist/plugin/inspector/')).sort()).toEqual(
@@ -98,16 +100,19 @@ const vite = await import('agent-scorers/vite');
 const rollup = await import('agent-scorers/rollup');
 const rolldown = await import('agent-scorers/rolldown');
 const runtime = await import('agent-scorers');
+const report = await import('agent-scorers/report');
 const names = ['createScorer', 'createAnswerRelevancyScorer', 'runEvals', 'mergeScorers', 'isScorer', 'isScorerEntry', 'shouldSample', 'offlineJudge'];
 console.log(JSON.stringify({
   plugins: [vite.default, vite.agentScorers, rollup.default, rolldown.default].map((f) => f().name),
   runtime: names.filter((n) => typeof runtime[n] === 'function'),
+  report: report.evalReport({ scores: { relevance: 1 }, summary: { totalItems: 1 }, verdict: 'passed' }, { generatedAt: null }).junit.includes('<testsuite name="relevance"'),
 }));`;
   const result = await run(process.execPath, ['--input-type=module', '-e', script], project);
   expect(result.code, result.output).toBe(0);
   expect(JSON.parse(result.output.trim().split('\n').pop()!)).toEqual({
     plugins: ['agent-scorers', 'agent-scorers', 'agent-scorers', 'agent-scorers'],
     runtime: ['createScorer', 'createAnswerRelevancyScorer', 'runEvals', 'mergeScorers', 'isScorer', 'isScorerEntry', 'shouldSample', 'offlineJudge'],
+    report: true,
   });
 });
 
@@ -125,11 +130,13 @@ test('the published types check: client.d.ts, the plugin entries and the runtime
   write('src/types-check.ts', `import agentScorers from 'agent-scorers/vite';
 import rollupPlugin from 'agent-scorers/rollup';
 import { resolveScorers } from 'virtual:agent-scorers';
+import { evalReport, type EvalReportOptions } from 'agent-scorers/report';
 import type { Plugin } from 'vite';
 
 const plugin: Plugin = agentScorers({ manifest: true, strict: true });
 const other = rollupPlugin();
-export const check = [plugin.name, other.name, resolveScorers('weather')];
+const reportOptions: EvalReportOptions = { title: 'Weather', generatedAt: null };
+export const check = [plugin.name, other.name, resolveScorers('weather'), evalReport({ scores: {}, summary: { totalItems: 0 } }, reportOptions).html];
 `);
   const result = await run(process.execPath, [path.join(project, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], project);
   expect(result.output).toBe('');

@@ -1,0 +1,220 @@
+/**
+ * The HTML report: one self-contained page. The verdict and the scorers (means, gates,
+ * thresholds, histograms) are rendered here; the items travel as JSON in a data block and the
+ * page's script renders them a page at a time. The Content-Security-Policy allows only this
+ * page's own style and script (by hash) and no request of any kind.
+ */
+import { createHash } from 'node:crypto';
+import type { ReportInput } from './result.js';
+import { asText, formatScore, formatThreshold, itemMisses, preview, scorerViews, sortedItems, type ScorerView } from './model.js';
+import { PAGE_SCRIPT } from './page-script.js';
+import { PAGE_STYLE } from './page-style.js';
+
+/** Text and attribute values: every user string goes through this. */
+export const escapeHtml = (text: string): string =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+
+/**
+ * JSON inside `<script type="application/json">`: `<`, `>` and `&` as `\u` escapes, so no
+ * `</script>` or `<!--` can close or change the block; JSON.parse reads them back unchanged.
+ */
+export const jsonForScript = (value: unknown): string =>
+  JSON.stringify(value).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026');
+
+const sha256 = (text: string): string => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+
+export interface HtmlOptions {
+  title: string;
+  /** Shown under the title; `null` for none (a report that must not change between runs). */
+  generatedAt: Date | null;
+}
+
+const VERDICTS = {
+  passed: { mark: '✓', text: 'Passed', note: 'Every gate scored 1 and every threshold was met.' },
+  scored: { mark: '!', text: 'Scored', note: 'Every gate passed, but at least one threshold was missed.' },
+  failed: { mark: '✗', text: 'Failed', note: 'At least one gate averaged below 1.' },
+  none: { mark: '–', text: 'No verdict', note: 'No gate or threshold gave a number, so the run has scores but no verdict.' },
+} as const;
+
+export function renderHtml(result: ReportInput, { title, generatedAt }: HtmlOptions): string {
+  const views = scorerViews(result);
+  const items = sortedItems(result);
+  const verdict = VERDICTS[result.verdict ?? 'none'];
+  const verdictClass = `v-${result.verdict ?? 'none'}`;
+  const failingGates = (result.gateResults ?? []).filter((g) => !g.passed).map((g) => g.id);
+  const missedThresholds = (result.thresholdResults ?? []).filter((t) => !t.passed).map((t) => t.id);
+  const detail = [
+    failingGates.length > 0 ? `Failed gates: ${failingGates.join(', ')}.` : '',
+    missedThresholds.length > 0 ? `Missed thresholds: ${missedThresholds.join(', ')}.` : '',
+  ].filter(Boolean).join(' ');
+
+  const data = {
+    scorers: views.map((v) => {
+      const t = v.threshold;
+      return {
+        id: v.id,
+        gate: v.gate,
+        min: t === null ? null : typeof t === 'number' ? t : (t.min ?? null),
+        max: t === null || typeof t === 'number' ? null : (t.max ?? null),
+      };
+    }),
+    // [index, input, input preview, output, ground truth, runs]; a run is [score, reason, cached 1/0/null].
+    items: items.map((item) => [
+      item.index,
+      asText(item.input),
+      preview(item.input, 120),
+      asText(item.output),
+      item.groundTruth === undefined ? null : asText(item.groundTruth),
+      views.map((v) => {
+        const run = Object.hasOwn(item.scores, v.id) ? item.scores[v.id] : undefined;
+        if (run === undefined) return null;
+        const reason = run.error ? `Threw: ${run.error}${run.reason ? `\n${run.reason}` : ''}` : (run.reason ?? null);
+        return [run.notScorable ? null : run.score, reason, run.cached === true ? 1 : run.cached === false ? 0 : null];
+      }),
+    ]),
+  };
+
+  const sortOptions = ['<option value="index">Dataset order</option>']
+    .concat(views.flatMap((v, k) => [
+      `<option value="${k}:asc">${escapeHtml(v.id)}: lowest first</option>`,
+      `<option value="${k}:desc">${escapeHtml(v.id)}: highest first</option>`,
+    ]))
+    .join('');
+
+  const itemsSection = result.items === undefined
+    ? '<p class="empty">This result carries no per-item results, so only the scorers are shown.</p>'
+    : `<div class="toolbar" role="group" aria-label="Item controls">
+<button type="button" id="failing" aria-pressed="false">Failing only</button>
+<label>Sort <select id="sort">${sortOptions}</select></label>
+<label>Search <input type="search" id="search" placeholder="input, output, reason"></label>
+<button type="button" id="expand">Expand page</button>
+<button type="button" id="collapse">Collapse page</button>
+</div>
+<p id="status" class="status" role="status" aria-live="polite"></p>
+<div id="items"></div>
+<nav class="pager" aria-label="Item pages">
+<button type="button" id="prev">Previous page</button>
+<span id="page-label"></span>
+<button type="button" id="next">Next page</button>
+</nav>
+<noscript><p class="empty">The item list needs JavaScript; the JUnit file lists every item as well.</p></noscript>`;
+
+  const script = result.items === undefined ? '' : PAGE_SCRIPT;
+  const csp = [
+    "default-src 'none'",
+    `style-src ${sha256(PAGE_STYLE)}`,
+    script ? `script-src ${sha256(script)}` : "script-src 'none'",
+    "img-src 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join('; ');
+
+  const itemCount = result.summary.totalItems;
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
+<title>${escapeHtml(`${verdict.text}: ${title}`)}</title>
+<style>${PAGE_STYLE}</style>
+</head>
+<body>
+<a class="skip" href="#items-heading">Skip to items</a>
+<main>
+<h1>${escapeHtml(title)}</h1>
+<p class="meta">${itemCount} ${itemCount === 1 ? 'item' : 'items'}, ${views.length} ${views.length === 1 ? 'scorer' : 'scorers'}${generatedAt ? `, generated ${escapeHtml(generatedAt.toISOString())}` : ''}</p>
+<section class="verdict ${verdictClass}" aria-labelledby="verdict-label">
+<span class="mark" aria-hidden="true">${verdict.mark}</span>
+<div><strong id="verdict-label">${verdict.text}</strong><p>${escapeHtml(`${verdict.note}${detail ? ` ${detail}` : ''}`)}</p></div>
+</section>
+<h2>Scorers</h2>
+<div class="scorers">
+${views.map((v, k) => scorerCard(v, k, result.items !== undefined)).join('\n')}
+</div>
+<h2 id="items-heading" tabindex="-1">Items</h2>
+${itemsSection}
+</main>
+<script type="application/json" id="report-data">${jsonForScript(data)}</script>
+${script ? `<script>${script}</script>` : ''}
+</body>
+</html>
+`;
+}
+
+function scorerCard(view: ScorerView, position: number, hasItems: boolean): string {
+  const status = (passed: boolean | null, what: string) =>
+    passed === null ? '' : ` <span class="badge ${passed ? 'ok' : 'bad'}">${what} ${passed ? 'passed' : 'failed'}</span>`;
+  const role = view.gate ? 'gate (must average 1)' : view.threshold !== null ? 'threshold' : 'tracked (no threshold)';
+  const judge = view.cached + view.live === 0 ? '' : `<dt>Judge</dt><dd>${view.cached} cached, ${view.live} live</dd>`;
+  // Worst first: lowest, except for a scorer where only a maximum is set (high is bad there).
+  const worstDesc = typeof view.threshold === 'object' && view.threshold !== null && view.threshold.min === undefined && view.threshold.max !== undefined;
+  const order = worstDesc ? 'highest' : 'lowest';
+  const sortButtons = hasItems
+    ? `<button type="button" data-sort="${position}:${worstDesc ? 'desc' : 'asc'}" aria-label="${escapeHtml(`Sort items by ${view.id}, ${order} first`)}">Worst first (${order})</button>`
+    : '';
+  return `<section class="scorer" aria-labelledby="scorer-${position}">
+<h3 id="scorer-${position}"><span class="sid">${escapeHtml(view.id)}</span>${status(view.gatePassed, 'gate')}${status(view.thresholdPassed, 'threshold')}</h3>
+<dl>
+<dt>Mean</dt><dd>${view.mean === null ? '—' : formatScore(view.mean)}</dd>
+<dt>Role</dt><dd>${role}</dd>
+<dt>Threshold</dt><dd>${view.threshold === null ? (view.gate ? '= 1' : '—') : escapeHtml(formatThreshold(view.threshold))}</dd>
+<dt>Scored</dt><dd>${view.scores.length} ${view.scores.length === 1 ? 'item' : 'items'}</dd>
+<dt>Not scorable</dt><dd>${view.notScorable}</dd>
+${judge}
+</dl>
+${histogram(view)}
+${sortButtons}
+</section>`;
+}
+
+/**
+ * Ten bins over [0, 1] when every score lies there (the usual scale), else over [min, max]; the
+ * last bin includes its upper edge. Bins whose items all miss the gate or threshold are drawn in
+ * the failure colour. The counts are in the aria-label, which is what a screen reader reads.
+ */
+export function histogram(view: ScorerView): string {
+  const scores = view.scores;
+  if (scores.length === 0) return `<p class="empty">No scorable run to chart${view.notScorable ? ` (${view.notScorable} not scorable)` : ''}.</p>`;
+  const BINS = 10;
+  let lo = 0;
+  let hi = 1;
+  if (scores.some((s) => s < 0 || s > 1)) {
+    lo = Math.min(...scores);
+    hi = Math.max(...scores);
+    if (hi === lo) hi = lo + 1;
+  }
+  const width = (hi - lo) / BINS;
+  const counts = new Array<number>(BINS).fill(0);
+  for (const s of scores) counts[Math.min(BINS - 1, Math.max(0, Math.floor((s - lo) / width)))]++;
+  const edge = (i: number) => formatScore(lo + i * width);
+  const top = Math.max(...counts);
+  const W = 300;
+  const H = 96;
+  const chartTop = 16;
+  const chartBottom = 74;
+  const barW = W / BINS;
+  const x = (score: number) => (((score - lo) / (hi - lo)) * W).toFixed(1);
+  const bars = counts.map((count, i) => {
+    const h = count === 0 ? 0 : Math.max(2, Math.round((count / top) * (chartBottom - chartTop)));
+    // The last bin holds its upper edge (a gate's 1), the others stop just short of theirs.
+    const upper = i === BINS - 1 ? hi : lo + (i + 1) * width - width * 1e-6;
+    const low = itemMisses(view, lo + i * width) && itemMisses(view, upper);
+    return `<rect class="b${low ? ' low' : ''}" x="${(i * barW + 1).toFixed(1)}" y="${chartBottom - h}" width="${(barW - 2).toFixed(1)}" height="${h}"></rect>`;
+  });
+  // The threshold's bounds as dashed lines, where they fall inside the chart.
+  const t = view.threshold;
+  const bounds = t === null ? [] : typeof t === 'number' ? [t] : [t.min, t.max].filter((b): b is number => b !== undefined);
+  const marks = bounds
+    .filter((b) => b >= lo && b <= hi)
+    .map((b) => `<line class="t" x1="${x(b)}" y1="${chartTop - 4}" x2="${x(b)}" y2="${chartBottom}"></line>`);
+  const labels = counts.map((count, i) => `${edge(i)} to ${edge(i + 1)}: ${count}`).join(', ');
+  const label = `Distribution of ${scores.length} ${view.id} scores${view.notScorable ? ` (${view.notScorable} not scorable, not shown)` : ''}. ${labels}.`;
+  return `<svg class="hist" role="img" aria-label="${escapeHtml(label)}" viewBox="0 0 ${W} ${H}" xmlns="http://www.w3.org/2000/svg">
+<line x1="0" y1="${chartBottom + 0.5}" x2="${W}" y2="${chartBottom + 0.5}"></line>
+${bars.join('')}${marks.join('')}
+<text x="0" y="${H - 4}">${edge(0)}</text><text x="${W / 2}" y="${H - 4}" text-anchor="middle">${edge(BINS / 2)}</text><text x="${W}" y="${H - 4}" text-anchor="end">${edge(BINS)}</text>
+<text x="0" y="10">most in one bin: ${top}</text>
+</svg>`;
+}

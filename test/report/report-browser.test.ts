@@ -1,0 +1,194 @@
+/**
+ * The HTML report in real headless Chromium (Debian's `chromium` + playwright-core), opened over
+ * file:// as a person opens it: no request but the file itself, no console error, the verdict in
+ * view, hostile strings shown as text, and the controls work from the keyboard. The 1,000 items x
+ * 5 scorers report is generated, measured (printed, never asserted) and used. Screenshots land in
+ * test/.tmp/report-screenshots/.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { evalReport } from '../../src/report/index.js';
+import { REPO } from '../helpers/hosts.js';
+import { HOSTILE, HOSTILE_ID, hostileResult, largeResult } from './results.js';
+
+// Used only inside page.evaluate callbacks, which run in the browser (this tsconfig has no DOM lib).
+declare const document: any;
+declare const window: any;
+declare function getComputedStyle(element: unknown): any;
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const hasChromium = fs.existsSync(CHROMIUM);
+// Flags for root in a container with a closed network (as the inspector's browser test uses).
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+if (!hasChromium) console.warn(`report browser test skipped: no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH).`);
+
+const TMP = path.join(REPO, 'test/.tmp', `report-browser-${process.pid}`);
+const SCREENSHOTS = path.join(REPO, 'test/.tmp/report-screenshots');
+
+let browser: Browser;
+let large: { file: string; failing: number; items: number };
+let hostileFile: string;
+
+beforeAll(async () => {
+  const result = largeResult(1000);
+  const started = performance.now();
+  const report = evalReport(result, { outDir: path.join(TMP, 'large') });
+  const ms = performance.now() - started;
+  const size = (file: string) => `${(fs.statSync(file).size / 1024).toFixed(0)} KiB`;
+  console.log(`report at 1,000 items x 5 scorers: evalReport (render + write) ${ms.toFixed(0)} ms; HTML ${size(report.files!.html!)}, JUnit ${size(report.files!.junit!)}`);
+  const views = [
+    { id: 'tool-call', miss: (s: number) => s < 1 },
+    { id: 'answer-relevancy', miss: (s: number) => s < 0.7 },
+    { id: 'hallucination', miss: (s: number) => s > 0.3 },
+    { id: 'verbosity', miss: (s: number) => s < 0.4 || s > 0.8 },
+  ];
+  const failing = result.items!.filter((item) => views.some((v) => typeof item.scores[v.id].score === 'number' && v.miss(item.scores[v.id].score!))).length;
+  large = { file: report.files!.html!, failing, items: 1000 };
+  hostileFile = evalReport(hostileResult(), { outDir: path.join(TMP, 'hostile') }).files!.html!;
+  fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  if (!hasChromium) return;
+  const { chromium } = await import('playwright-core');
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  fs.rmSync(TMP, { recursive: true, force: true });
+});
+
+/** Opens a report file, recording every request and every console error or page error. */
+async function open(file: string, colorScheme: 'light' | 'dark' = 'light') {
+  const page: Page = await browser.newPage({ viewport: { width: 1280, height: 900 }, colorScheme });
+  const requests: string[] = [];
+  const errors: string[] = [];
+  page.on('request', (request) => void requests.push(request.url()));
+  page.on('console', (message) => void (message.type() === 'error' && errors.push(message.text())));
+  page.on('pageerror', (error) => void errors.push(String(error)));
+  const started = performance.now();
+  await page.goto(pathToFileURL(file).href, { waitUntil: 'load' });
+  await page.locator('#status').filter({ hasText: 'Showing' }).waitFor();
+  return { page, requests, errors, loadMs: performance.now() - started };
+}
+
+const activeId = (page: Page) => page.evaluate(() => document.activeElement?.id ?? '');
+
+/** Tabs forward until the element matching `test` has focus (at most 80 presses: a page holds 50 items). */
+async function tabTo(page: Page, test: () => boolean): Promise<void> {
+  for (let i = 0; i < 80; i++) {
+    await page.keyboard.press('Tab');
+    if (await page.evaluate(test)) return;
+  }
+  throw new Error('Tab never reached the control');
+}
+
+describe.skipIf(!hasChromium)('HTML report in Chromium', () => {
+  test('1,000 items x 5 scorers: opens offline, verdict first and visible, one page of items rendered, usable from the keyboard', async () => {
+    const { page, requests, errors, loadMs } = await open(large.file);
+    try {
+      const nodes = await page.evaluate(() => document.getElementsByTagName('*').length);
+      // The page's own clock: from navigation start to the end of its load event (the script renders before it).
+      const pageMs = await page.evaluate(() => (window.performance.getEntriesByType('navigation')[0] as any).loadEventEnd);
+      console.log(`report at 1,000 x 5 in Chromium: load event at ${pageMs.toFixed(0)} ms by the page's clock, ${loadMs.toFixed(0)} ms seen from the test; ${nodes} DOM elements`);
+      expect(requests).toEqual([pathToFileURL(large.file).href]);
+      expect(errors).toEqual([]);
+
+      const verdict = page.locator('.verdict');
+      expect(await verdict.isVisible()).toBe(true);
+      expect(await verdict.locator('strong').innerText()).toMatch(/^failed$/i);
+      expect((await verdict.boundingBox())!.y).toBeLessThan(200);
+      expect(await page.locator('svg.hist[role="img"]').count()).toBe(5);
+      expect(await page.locator('#items details').count()).toBe(50);
+      expect(await page.locator('#status').innerText()).toBe('Showing 1–50 of 1000 items');
+      await page.screenshot({ path: path.join(SCREENSHOTS, 'large-light.png') });
+
+      // The first Tab reaches the skip link, with a focus ring that shows.
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate(() => document.activeElement.textContent)).toBe('Skip to items');
+      expect(await page.evaluate(() => getComputedStyle(document.activeElement).outlineStyle)).not.toBe('none');
+
+      // "Failing only" by keyboard: Enter toggles it, the list shows the items that miss a gate or threshold.
+      await tabTo(page, () => document.activeElement?.id === 'failing');
+      await page.keyboard.press('Enter');
+      expect(await page.locator('#failing').getAttribute('aria-pressed')).toBe('true');
+      expect(await page.locator('#status').innerText()).toBe(`Showing 1–50 of ${large.failing} of 1000 items`);
+      await page.keyboard.press('Space');
+      expect(await page.locator('#failing').getAttribute('aria-pressed')).toBe('false');
+
+      // Tab on to the first item's summary; Space and Enter open and close it.
+      await tabTo(page, () => document.activeElement?.tagName === 'SUMMARY');
+      const first = page.locator('#items details').first();
+      expect(await first.getAttribute('open')).toBeNull();
+      await page.keyboard.press('Space');
+      expect(await first.getAttribute('open')).toBe('');
+      expect(await first.locator('pre').first().innerText()).toContain('What will the weather be in Paris on day 0?');
+      expect(await first.locator('tbody tr').count()).toBe(5);
+      expect(await first.locator('tbody').innerText()).toMatch(/cached|live/);
+      expect(await page.evaluate(() => getComputedStyle(document.activeElement).outlineStyle)).not.toBe('none');
+      await page.screenshot({ path: path.join(SCREENSHOTS, 'large-item-open.png') });
+      await page.keyboard.press('Enter');
+      expect(await first.getAttribute('open')).toBeNull();
+
+      // Next page by keyboard.
+      await tabTo(page, () => document.activeElement?.id === 'next');
+      await page.keyboard.press('Enter');
+      expect(await page.locator('#status').innerText()).toBe('Showing 51–100 of 1000 items');
+      expect(await page.locator('#items details summary .idx').first().innerText()).toBe('#50');
+
+      // A scorer's "worst first" button sorts the items by it and moves focus to the list.
+      await page.locator('button[data-sort="1:asc"]').focus();
+      await page.keyboard.press('Enter');
+      expect(await activeId(page)).toBe('items-heading');
+      expect(await page.locator('#sort').inputValue()).toBe('1:asc');
+      const chips = await page.locator('#items details summary').evaluateAll((summaries: any[]) =>
+        summaries.map((s) => Number(/answer-relevancy ([\d.]+)/.exec(s.textContent)?.[1] ?? NaN)));
+      expect(chips.filter((n) => !Number.isNaN(n))).toHaveLength(50);
+      expect(chips).toEqual([...chips].sort((a, b) => a - b));
+
+      // Search narrows the list.
+      await page.locator('#search').fill('Osaka on day 10?');
+      await expect.poll(() => page.locator('#status').innerText()).toBe('Showing 1–1 of 1 of 1000 items');
+      expect(errors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+
+  test('dark colour scheme: the page switches its colours', async () => {
+    const { page, errors } = await open(large.file, 'dark');
+    try {
+      const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+      expect(background).toBe('rgb(13, 17, 23)');
+      await page.screenshot({ path: path.join(SCREENSHOTS, 'large-dark.png') });
+      expect(errors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+
+  test('hostile inputs, outputs, reasons and scorer ids are shown as text, and nothing of theirs runs', async () => {
+    const { page, requests, errors } = await open(hostileFile);
+    try {
+      expect(requests).toEqual([pathToFileURL(hostileFile).href]);
+      expect(errors).toEqual([]);
+      expect(await page.evaluate(() => window.__pwned)).toBeUndefined();
+      expect(await page.locator('img, b').count()).toBe(0);
+      expect(await page.locator('.scorer h3 .sid').first().evaluate((n: any) => n.textContent)).toBe(HOSTILE_ID);
+
+      const item = page.locator('#items details').first();
+      await item.locator('summary').click();
+      const pres = await item.locator('pre').evaluateAll((nodes: any[]) => nodes.map((n) => n.textContent));
+      expect(pres).toEqual([HOSTILE.script, HOSTILE.markup, HOSTILE.comment]);
+      const reasons = await item.locator('tbody td:nth-child(3)').evaluateAll((cells: any[]) => cells.map((c) => c.textContent));
+      expect(reasons).toEqual([HOSTILE.quotes, HOSTILE.lines, HOSTILE.unicode]);
+      const judges = await item.locator('tbody td:nth-child(4)').evaluateAll((cells: any[]) => cells.map((c) => c.textContent));
+      expect(judges).toEqual(['cached', 'live', '—']);
+      expect(await page.locator('#items details summary .preview').nth(1).evaluate((n: any) => n.textContent)).toBe(HOSTILE.controls);
+      await page.screenshot({ path: path.join(SCREENSHOTS, 'hostile.png'), fullPage: true });
+    } finally {
+      await page.close();
+    }
+  });
+});
