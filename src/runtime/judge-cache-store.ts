@@ -188,8 +188,8 @@ async function acquire(fs: Fs, lock: string, shownLock: string): Promise<() => P
       continue;
     }
     if (Date.now() - start > lockTiming.waitMs) {
-      const holder = known ? `process ${pid}, which is still running` : 'a writer';
-      throw new Unwritable(`${holder} has held the lock ${shownLock} for over ${Math.round(lockTiming.waitMs / 1000)} s; remove that file if no eval is running`);
+      const holder = known ? `process ${pid}, which is still running,` : 'a writer';
+      throw new Unwritable(`${holder} has held the lock ${shownLock} for over ${lockTiming.waitMs >= 1000 ? `${Math.round(lockTiming.waitMs / 1000)} s` : `${lockTiming.waitMs} ms`}; remove that file if no eval is running`);
     }
     await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20));
   }
@@ -247,7 +247,10 @@ export async function openStore(file: string | URL): Promise<Store> {
       const temp = path.join(dir, `.${path.basename(absolute)}.${process.pid}.${globalThis.crypto.randomUUID()}.tmp`);
       try {
         // Another thread or process may have added records since we read the file: keep them (ours win per key).
-        const onDisk = await read();
+        const onDisk = await read().catch((error) => {
+          // Changed under us (now a folder, or a bad line from another writer): do not write over it.
+          throw new Unwritable(code(error.cause) ? why(error.cause) : String(error.message).replace(/^agent-scorers: /, ''));
+        });
         if (onDisk) for (const [key, record] of onDisk) if (!records.has(key)) records.set(key, record);
         const lines = [...records.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)).map(serialise);
         const body = lines.length > 0 ? `${lines.join('\n')}\n` : '';
