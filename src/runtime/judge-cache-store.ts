@@ -209,7 +209,8 @@ export async function openStore(file: string | URL): Promise<Store> {
       text = await fs.readFile(absolute, 'utf8');
     } catch (error) {
       if (code(error) === 'ENOENT') return undefined;
-      throw new Error(`agent-scorers: could not read the judge cache ${shown}: ${why(error)}`, { cause: error });
+      const reason = code(error) === 'EACCES' || code(error) === 'EPERM' ? `it cannot be read (${code(error)})` : why(error);
+      throw Object.assign(new Error(`agent-scorers: could not read the judge cache ${shown}: ${reason}`, { cause: error }), { reason });
     }
     return parseRecords(text, shown);
   };
@@ -249,7 +250,7 @@ export async function openStore(file: string | URL): Promise<Store> {
         // Another thread or process may have added records since we read the file: keep them (ours win per key).
         const onDisk = await read().catch((error) => {
           // Changed under us (now a folder, or a bad line from another writer): do not write over it.
-          throw new Unwritable(code(error.cause) ? why(error.cause) : String(error.message).replace(/^agent-scorers: /, ''));
+          throw new Unwritable(error.reason ?? String(error.message).replace(/^agent-scorers: /, ''));
         });
         if (onDisk) for (const [key, record] of onDisk) if (!records.has(key)) records.set(key, record);
         const lines = [...records.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)).map(serialise);

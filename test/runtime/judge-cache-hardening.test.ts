@@ -238,6 +238,19 @@ console.log(JSON.stringify({ known, fresh, calls }));
     });
   });
 
+  it('a cache file that cannot be read: a clear error with 0 calls', async () => {
+    const file = path.join(dir, 'secret.jsonl');
+    await cachedJudge(judgeModel(), { file }).doGenerate(request('known'));
+    await fs.chmod(dir, 0o755);
+    await fs.chmod(file, 0o600);
+    const result = runAsNobody(file);
+    expect(result).toEqual({
+      known: `error: agent-scorers: could not read the judge cache ${file}: it cannot be read (EACCES)`,
+      fresh: `error: agent-scorers: could not read the judge cache ${file}: it cannot be read (EACCES)`,
+      calls: 0,
+    });
+  });
+
   it('a folder that cannot be created: a clear error with 0 calls', async () => {
     const parent = path.join(dir, 'locked-parent');
     await fs.mkdir(parent, { mode: 0o555 });
@@ -272,5 +285,19 @@ describe('judge cache: a write that still fails after the call returns the reply
     expect(again.providerMetadata['agent-scorers'].judgeCache.hit).toBe(true);
     expect(model.doGenerateCalls).toHaveLength(1);
     expect((await fs.readdir(dir)).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('another writer left a line that is not a record during the call: that file is not written over, and the reply is kept', async () => {
+    const file = path.join(dir, 'clobbered.jsonl');
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const model = judgeModel(() => fsSync.writeFileSync(file, '<<<<<<< HEAD\n'));
+    const reply = await cachedJudge(model, { file }).doGenerate(request('paid'));
+    expect(reply.content).toEqual([{ type: 'text', text: 'reply to paid' }]);
+    expect(warn.mock.calls).toEqual([
+      [
+        `agent-scorers: could not write the judge cache ${file}: judge cache ${file} line 1 is not JSON (a merge conflict?): <<<<<<< HEAD. The reply is used in this run; it is written with the next record, or asked for again next run.`,
+      ],
+    ]);
+    expect(await fs.readFile(file, 'utf8')).toBe('<<<<<<< HEAD\n');
   });
 });
