@@ -186,12 +186,17 @@ export function judgeCacheKey(model: { provider: string; modelId: string }, para
 // Built from its code: hosts print escapes in literals as the character, and the bundle stays ASCII (test/plugin/ascii.test.ts).
 const ELLIPSIS = String.fromCharCode(0x2026);
 
-/** The last user message's text, flattened: its start and its end, which is where prompts differ. */
+/**
+ * The last user message's first text, flattened: its start and its end, which is where prompts differ.
+ * The first text only: Mastra appends a part with the same output-format instructions to every
+ * structured prompt, and with it every preview would end alike.
+ */
 function promptPreview(params: any): string {
   const messages: any[] = Array.isArray(params?.prompt) ? params.prompt : [];
   const user = [...messages].reverse().find((m) => m?.role === 'user') ?? messages.at(-1);
   const content = user?.content;
-  const text = typeof content === 'string' ? content : Array.isArray(content) ? content.map((p: any) => (p?.type === 'text' ? p.text : '')).join(' ') : '';
+  const first = Array.isArray(content) ? content.find((p: any) => p?.type === 'text' && typeof p.text === 'string' && p.text.trim() !== '') : undefined;
+  const text = typeof content === 'string' ? content : (first?.text ?? '');
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length <= 160 ? flat : `${flat.slice(0, 60)} ${ELLIPSIS} ${flat.slice(-96)}`;
 }

@@ -62,6 +62,8 @@ describe("cachedJudge as the judge of Mastra's own scorers", () => {
     const { first, second, paid, replayCalls, records, streamCalls, model } = await twoRuns((judge) => createAnswerRelevancyScorer({ model: judge }));
     expect(paid).toBe(3); // statements, verdicts, reason
     expect(records).toHaveLength(3);
+    // Each record's preview is its own prompt, not the output-format instructions Mastra appends to each.
+    expect(records.map((line) => JSON.parse(line).prompt.slice(0, 24)).sort()).toEqual(['Evaluate each statement\'', 'Explain the relevancy sc', 'Given the text, break it']);
     // Mastra stamps each prompt part with the time; the key leaves that out, so the second run matches.
     expect(model.doGenerateCalls[0].prompt.at(-1)!.content[0]).toMatchObject({ providerOptions: { mastra: { createdAt: expect.any(Number) } } });
     expect(replayCalls).toBe(0);
