@@ -3,6 +3,13 @@
  * temporary file and a rename (a killed write leaves the previous file), sorted by key, serialised.
  * Writers in other threads or processes (Vitest workers recording one file) take turns through a lock
  * file, and each merges what is on disk first, so no record is lost.
+ *
+ * A paid reply must never be thrown away, so `ready()` runs before every model call that will be
+ * recorded: it takes the lock for a moment (which proves the folder is writable, the lock path is a
+ * file and no live writer holds it) and lets go. The lock is not held across the call: a judge call
+ * takes seconds, and holding it would serialise every worker's calls. A write that fails after the
+ * call anyway (the folder changed meanwhile) warns once and keeps the record in memory for the next
+ * write; the caller still gets its reply.
  * `node:fs` is imported on first use, so bundles that never open a store never load it.
  */
 
@@ -37,26 +44,64 @@ export interface Store {
   records: Map<string, JudgeCacheRecord>;
   fileMissing: boolean;
   inflight: Map<string, Promise<JudgeCacheRecord | undefined>>;
-  /** Writes the file with every record (serialised; concurrent requests share the queued write). */
-  persist(): Promise<void>;
+  /**
+   * Resolves when a write can happen now (see the top of this file); rejects, naming the file and the
+   * reason, when it cannot. Call before asking the model for a reply that will be recorded.
+   */
+  ready(): Promise<void>;
+  /**
+   * Writes the file with every record (serialised; concurrent requests share the queued write).
+   * Never rejects: false when the write failed, after one warning naming the file.
+   */
+  persist(): Promise<boolean>;
 }
 
 const STORES_KEY = Symbol.for('agent-scorers.judge-cache.stores');
 const stores: Map<string, Promise<Store>> = ((globalThis as any)[STORES_KEY] ??= new Map());
 
+const RECORD_FIELDS = ['key', 'provider', 'modelId', 'prompt', 'text', 'finishReason', 'usage'] as const;
+const USAGE_FIELDS = ['inputTokens', 'outputTokens', 'totalTokens'] as const;
+const show = (value: unknown): string => (value === undefined ? 'undefined' : JSON.stringify(value)?.slice(0, 40) ?? String(value));
+
+/**
+ * What is wrong with one parsed line, or undefined when it is a whole record. Every field is checked
+ * (not only the ones a lookup needs), so a hand edit or a bad merge fails here, naming its line,
+ * instead of as a TypeError when the record is replayed.
+ */
+function recordProblem(value: unknown): string | undefined {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return `it is ${Array.isArray(value) ? 'an array' : show(value)}, not a record`;
+  const record = value as Record<string, unknown>;
+  for (const name of Object.keys(record)) if (!(RECORD_FIELDS as readonly string[]).includes(name)) return `unexpected field ${JSON.stringify(name)}`;
+  for (const name of RECORD_FIELDS) if (!Object.hasOwn(record, name)) return `"${name}" is missing`;
+  if (typeof record.key !== 'string' || !/^[0-9a-f]{64}$/.test(record.key)) return `"key" must be a SHA-256 (64 lowercase hex digits), got ${show(record.key)}`;
+  for (const name of ['provider', 'modelId', 'prompt', 'text', 'finishReason'] as const) {
+    if (typeof record[name] !== 'string') return `"${name}" must be a string, got ${show(record[name])}`;
+  }
+  const usage = record.usage;
+  if (usage === null || typeof usage !== 'object' || Array.isArray(usage)) return `"usage" must be { inputTokens, outputTokens, totalTokens }, got ${show(usage)}`;
+  for (const name of Object.keys(usage)) if (!(USAGE_FIELDS as readonly string[]).includes(name)) return `unexpected field "usage.${name}"`;
+  for (const name of USAGE_FIELDS) {
+    const n = (usage as Record<string, unknown>)[name];
+    if (!Object.hasOwn(usage, name)) return `"usage.${name}" is missing`;
+    if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) return `"usage.${name}" must be a whole number of tokens, got ${show(n)}`;
+  }
+  return undefined;
+}
+
 function parseRecords(text: string, shown: string): Map<string, JudgeCacheRecord> {
   const records = new Map<string, JudgeCacheRecord>();
-  text.split('\n').forEach((line, i) => {
+  // An editor may have added a byte-order mark; git on Windows may have added carriage returns (JSON.parse skips those).
+  (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text).split('\n').forEach((line, i) => {
     if (line.trim() === '') return;
-    let record: JudgeCacheRecord;
+    let value: unknown;
     try {
-      record = JSON.parse(line);
+      value = JSON.parse(line);
     } catch {
       throw new Error(`agent-scorers: judge cache ${shown} line ${i + 1} is not JSON (a merge conflict?): ${line.slice(0, 80)}`);
     }
-    if (typeof record?.key !== 'string' || typeof record.text !== 'string') {
-      throw new Error(`agent-scorers: judge cache ${shown} line ${i + 1} is not a record (it needs "key" and "text")`);
-    }
+    const problem = recordProblem(value);
+    if (problem) throw new Error(`agent-scorers: judge cache ${shown} line ${i + 1} is not a whole judge cache record: ${problem}`);
+    const record = value as JudgeCacheRecord;
     records.set(record.key, record);
   });
   return records;
@@ -73,9 +118,13 @@ const serialise = (r: JudgeCacheRecord): string =>
     usage: { inputTokens: r.usage.inputTokens, outputTokens: r.usage.outputTokens, totalTokens: r.usage.totalTokens },
   });
 
-/** How long a lock may stay before it is taken for one left by a writer that died. */
-const STALE_LOCK_MS = 30_000;
-const GIVE_UP_MS = 120_000;
+/**
+ * How long to wait for a lock held by a live writer before giving up, and how old a lock naming no
+ * process must be before it is taken over (one cut short between its creation and its pid).
+ * A writer holds the lock only while it writes (milliseconds), so a wait this long means something
+ * is wrong. Tests shorten it.
+ */
+export const lockTiming = { waitMs: 10_000, staleMs: 30_000 };
 
 /** True when `pid` names no running process (a writer killed while it held the lock). */
 function isDead(pid: number): boolean {
@@ -87,26 +136,61 @@ function isDead(pid: number): boolean {
   }
 }
 
+const code = (error: unknown): string | undefined => (error as NodeJS.ErrnoException | undefined)?.code;
+
+/** A file-system failure in words, without the absolute paths Node puts in its messages. */
+function why(error: unknown): string {
+  switch (code(error)) {
+    case 'EACCES':
+    case 'EPERM':
+      return `its folder is not writable (${code(error)})`;
+    case 'EROFS':
+      return 'its folder is on a read-only file system (EROFS)';
+    case 'EISDIR':
+      return 'it is a folder, not a file (EISDIR)';
+    case 'ENOTDIR':
+      return 'a part of its folder path is a file (ENOTDIR)';
+    case 'ENOSPC':
+      return 'the disk is full (ENOSPC)';
+    case undefined:
+      return (error as Error)?.message ?? String(error);
+    default:
+      return `${code(error)}`;
+  }
+}
+
+/** A reason the cache cannot be written, already in words. */
+class Unwritable extends Error {}
+
 /**
- * Takes `lock` (created exclusively, holding our pid), waiting while another writer holds it; a lock
- * whose writer is gone, or that is older than STALE_LOCK_MS, is removed. Returns the release.
+ * Takes `lock` (created exclusively, holding our pid), waiting while a live writer holds it; a lock
+ * whose writer is gone is removed. Returns the release. Throws `Unwritable` when the lock cannot be
+ * had: the folder refuses new files, the lock path is a folder, or a live writer keeps it too long.
  */
-async function acquire(fs: Fs, lock: string, shown: string): Promise<() => Promise<void>> {
+async function acquire(fs: Fs, lock: string, shownLock: string): Promise<() => Promise<void>> {
   const start = Date.now();
   for (;;) {
     try {
       await fs.writeFile(lock, String(process.pid), { flag: 'wx' });
       return () => fs.rm(lock, { force: true });
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      if (code(error) !== 'EEXIST') throw new Unwritable(why(error));
     }
-    const [holder, stat] = await Promise.all([fs.readFile(lock, 'utf8').catch(() => ''), fs.stat(lock).catch(() => null)]);
-    const pid = Number(holder);
-    if (stat && ((Number.isInteger(pid) && pid > 0 && isDead(pid)) || Date.now() - stat.mtimeMs > STALE_LOCK_MS)) {
-      await fs.rm(lock, { force: true });
+    const stat = await fs.lstat(lock).catch(() => null);
+    if (!stat) continue; // released between our two looks
+    if (!stat.isFile()) throw new Unwritable(`the lock ${shownLock} is a folder (or another non-file); remove it`);
+    const pid = Number(await fs.readFile(lock, 'utf8').catch(() => ''));
+    const known = Number.isInteger(pid) && pid > 0;
+    if ((known && isDead(pid)) || (!known && Date.now() - stat.mtimeMs > lockTiming.staleMs)) {
+      await fs.rm(lock, { force: true }).catch((error) => {
+        throw new Unwritable(`the lock ${shownLock} was left by a writer that is gone, and it cannot be removed (${code(error) ?? error})`);
+      });
       continue;
     }
-    if (Date.now() - start > GIVE_UP_MS) throw new Error(`agent-scorers: the judge cache ${shown} stays locked by ${lock}; remove it if no eval is running`);
+    if (Date.now() - start > lockTiming.waitMs) {
+      const holder = known ? `process ${pid}, which is still running,` : 'a writer';
+      throw new Unwritable(`${holder} has held the lock ${shownLock} for over ${lockTiming.waitMs >= 1000 ? `${Math.round(lockTiming.waitMs / 1000)} s` : `${lockTiming.waitMs} ms`}; remove that file if no eval is running`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20));
   }
 }
@@ -117,28 +201,57 @@ export async function openStore(file: string | URL): Promise<Store> {
   let pending = stores.get(absolute);
   if (pending) return pending;
   const shown = typeof file === 'string' ? file : path.relative(process.cwd(), absolute) || absolute;
+  const lock = `${absolute}.lock`;
+  const shownLock = `${shown}.lock`;
   const read = async (): Promise<Map<string, JudgeCacheRecord> | undefined> => {
+    let text: string;
     try {
-      return parseRecords(await fs.readFile(absolute, 'utf8'), shown);
+      text = await fs.readFile(absolute, 'utf8');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw error;
+      if (code(error) === 'ENOENT') return undefined;
+      const reason = code(error) === 'EACCES' || code(error) === 'EPERM' ? `it cannot be read (${code(error)})` : why(error);
+      throw Object.assign(new Error(`agent-scorers: could not read the judge cache ${shown}: ${reason}`, { cause: error }), { reason });
     }
+    return parseRecords(text, shown);
   };
   pending = (async () => {
     const loaded = await read();
     const records = loaded ?? new Map<string, JudgeCacheRecord>();
-    let chain: Promise<void> = Promise.resolve();
-    let queued: Promise<void> | undefined;
+    const dir = path.dirname(absolute);
+    let chain: Promise<boolean> = Promise.resolve(true);
+    let queued: Promise<boolean> | undefined;
+    let checking: Promise<void> | undefined;
+
+    /** Everything a write needs, checked now: the file is a file, the folder exists and takes new files, the lock can be had. */
+    const check = async () => {
+      try {
+        const stat = await fs.stat(absolute).catch((error) => {
+          if (code(error) === 'ENOENT') return null;
+          throw new Unwritable(why(error));
+        });
+        if (stat && !stat.isFile()) throw new Unwritable('it is a folder, not a file');
+        await fs.mkdir(dir, { recursive: true }).catch((error) => {
+          throw new Unwritable(code(error) === 'EACCES' || code(error) === 'EPERM' ? `its folder cannot be created (${code(error)})` : why(error));
+        });
+        const release = await acquire(fs, lock, shownLock);
+        await release();
+      } catch (error) {
+        const reason = error instanceof Unwritable ? error.message : why(error);
+        throw new Error(`agent-scorers: cannot record judge replies in ${shown}: ${reason}. Nothing was sent to the model.`, { cause: error });
+      }
+    };
+
     const write = async () => {
-      const dir = path.dirname(absolute);
       await fs.mkdir(dir, { recursive: true });
-      const release = await acquire(fs, `${absolute}.lock`, shown);
+      const release = await acquire(fs, lock, shownLock);
       // Unique per write: worker threads share the pid, and each has its own copy of this module.
       const temp = path.join(dir, `.${path.basename(absolute)}.${process.pid}.${globalThis.crypto.randomUUID()}.tmp`);
       try {
         // Another thread or process may have added records since we read the file: keep them (ours win per key).
-        const onDisk = await read();
+        const onDisk = await read().catch((error) => {
+          // Changed under us (now a folder, or a bad line from another writer): do not write over it.
+          throw new Unwritable(error.reason ?? String(error.message).replace(/^agent-scorers: /, ''));
+        });
         if (onDisk) for (const [key, record] of onDisk) if (!records.has(key)) records.set(key, record);
         const lines = [...records.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)).map(serialise);
         const body = lines.length > 0 ? `${lines.join('\n')}\n` : '';
@@ -146,26 +259,47 @@ export async function openStore(file: string | URL): Promise<Store> {
         await fs.rename(temp, absolute);
       } catch (error) {
         await fs.rm(temp, { force: true }).catch(() => {});
-        throw new Error(`agent-scorers: could not write the judge cache ${shown}: ${(error as Error).message}`, { cause: error });
+        throw error;
       } finally {
         await release();
       }
       store.fileMissing = false;
     };
+
+    /** One attempt; a failure is one warning (however many callers share the write), never a lost reply. */
+    const attempt = async (): Promise<boolean> => {
+      try {
+        await write();
+        return true;
+      } catch (error) {
+        const reason = error instanceof Unwritable ? error.message : why(error);
+        console.warn(
+          `agent-scorers: could not write the judge cache ${shown}: ${reason}. The reply is used in this run; it is written with the next record, or asked for again next run.`,
+        );
+        return false;
+      }
+    };
+
     const store: Store = {
       shown,
       records,
       fileMissing: loaded === undefined,
       inflight: new Map(),
+      ready() {
+        // Concurrent misses share one check.
+        return (checking ??= check().finally(() => {
+          checking = undefined;
+        }));
+      },
       persist() {
         // A write not yet started will include every record added so far: join it instead of queueing another.
         if (queued) return queued;
         const next = chain.then(() => {
           queued = undefined;
-          return write();
+          return attempt();
         });
         queued = next;
-        chain = next.catch(() => {});
+        chain = next;
         return next;
       },
     };
@@ -175,4 +309,3 @@ export async function openStore(file: string | URL): Promise<Store> {
   pending.catch(() => stores.delete(absolute));
   return pending;
 }
-

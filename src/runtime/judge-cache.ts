@@ -7,9 +7,7 @@
  * itself, so that it can be made synchronously at import time without loading `ai` (the runtime loads
  * `ai` lazily) and so that a `'provider/model'` string is resolved only when a request must be sent.
  *
- * - Key: SHA-256 of canonical JSON (sorted keys) of the provider, the model id and every call option
- *   except transport ones (`abortSignal`, `headers`, `includeRawChunks`): prompt messages, response
- *   format and schema, temperature and the other settings, provider options.
+ * - Key: SHA-256 of canonical JSON (sorted keys) of what decides the reply; see `judgeCacheKey`.
  * - File: JSON Lines, one record per key, sorted by key, rewritten whole through a temporary file and a
  *   rename, so a killed write leaves the previous file. No machine path is written.
  * - One store per file per process (shared through `globalThis`, so two copies of this module, e.g.
@@ -76,7 +74,6 @@ export const JUDGE_CACHE_ENV = 'AGENT_SCORERS_JUDGE_CACHE';
 const MODES: readonly JudgeCacheMode[] = ['auto', 'replay', 'record', 'off'];
 // Bump when the key material changes shape, so old records miss instead of answering the wrong request.
 const KEY_VERSION = 1;
-const TRANSPORT_OPTIONS = new Set(['abortSignal', 'headers', 'includeRawChunks']);
 
 /** The mode for this call: the environment variable, when set, wins over the option. */
 function effectiveMode(option: JudgeCacheMode): JudgeCacheMode {
@@ -117,10 +114,69 @@ function bytesToBase64(bytes: Uint8Array): string {
   return btoa(binary);
 }
 
-/** The cache key of a request to `provider/modelId` with these call options. */
+/*
+ * What decides a judge's reply, and so is in the key:
+ * - the provider family and the model id;
+ * - the prompt: each message's role and content (text, files and their media types, reasoning, tool
+ *   calls and results) and the provider options of messages and parts;
+ * - every call setting: response format and its schema, temperature, maxOutputTokens, topP, topK,
+ *   presence and frequency penalties, seed, stop sequences, tools, tool choice, provider options. A
+ *   setting this list does not know (a newer AI SDK's) counts too: a needless miss costs one call,
+ *   a wrong hit gives a wrong score.
+ * What is bookkeeping, and left out:
+ * - transport: `abortSignal`, `headers`, `includeRawChunks`;
+ * - the `mastra` namespace of provider options, at every level: Mastra stamps each prompt part it
+ *   sends with `providerOptions.mastra.createdAt` (the time) and keeps its own notes there; only a
+ *   provider's own namespace (`openai`, `anthropic`...) reaches a model, and there is no `mastra`
+ *   provider. Every other namespace stays, even options that may not change the reply, for the
+ *   reason above. Provider options left empty count as none;
+ * - ids: a message's or part's `id`, and tool call ids, which are random per run; a tool call id is
+ *   replaced by its place in the prompt (`call-0`, `call-1`...), so which result answers which call
+ *   still counts;
+ * - the order of object keys (canonical JSON).
+ */
+const BOOKKEEPING_OPTIONS = new Set(['abortSignal', 'headers', 'includeRawChunks']);
+const BOOKKEEPING_NAMESPACE = 'mastra';
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Uint8Array) && !(value instanceof URL) && !(value instanceof Date);
+
+/** Provider options without the bookkeeping namespace; undefined when nothing is left. */
+function keyProviderOptions(value: unknown): unknown {
+  if (!isPlainObject(value)) return value;
+  const kept = Object.entries(value).filter(([namespace]) => namespace !== BOOKKEEPING_NAMESPACE);
+  return kept.length > 0 ? Object.fromEntries(kept) : undefined;
+}
+
+/** The prompt as it decides the reply: bookkeeping ids and namespaces out, tool call ids by place. */
+function keyPrompt(prompt: unknown): unknown {
+  if (!Array.isArray(prompt)) return prompt;
+  const callIds = new Map<unknown, string>();
+  const callId = (id: unknown) => {
+    if (!callIds.has(id)) callIds.set(id, `call-${callIds.size}`);
+    return callIds.get(id);
+  };
+  const entry = (value: unknown): unknown => {
+    if (!isPlainObject(value)) return value;
+    const { id: _id, providerOptions, ...rest } = value;
+    const out: Record<string, unknown> = { ...rest, providerOptions: keyProviderOptions(providerOptions) };
+    if (Object.hasOwn(rest, 'toolCallId')) out.toolCallId = callId(rest.toolCallId);
+    return out;
+  };
+  return prompt.map((message) => {
+    const kept = entry(message);
+    if (isPlainObject(kept) && Array.isArray(kept.content)) kept.content = kept.content.map(entry);
+    return kept;
+  });
+}
+
+/** The cache key of a request to `provider/modelId` with these call options (see the comment above). */
 export function judgeCacheKey(model: { provider: string; modelId: string }, params: Record<string, unknown>): string {
   const options: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(params ?? {})) if (!TRANSPORT_OPTIONS.has(name)) options[name] = value;
+  for (const [name, value] of Object.entries(params ?? {})) {
+    if (BOOKKEEPING_OPTIONS.has(name)) continue;
+    options[name] = name === 'prompt' ? keyPrompt(value) : name === 'providerOptions' ? keyProviderOptions(value) : value;
+  }
   // The provider family only: `openai('gpt-4o-mini')` reports `openai.responses`, while the string
   // `'openai/gpt-4o-mini'` names `openai`, and both must find the same records.
   const provider = model.provider.split('.')[0];
@@ -130,12 +186,17 @@ export function judgeCacheKey(model: { provider: string; modelId: string }, para
 // Built from its code: hosts print escapes in literals as the character, and the bundle stays ASCII (test/plugin/ascii.test.ts).
 const ELLIPSIS = String.fromCharCode(0x2026);
 
-/** The last user message's text, flattened: its start and its end, which is where prompts differ. */
+/**
+ * The last user message's first text, flattened: its start and its end, which is where prompts differ.
+ * The first text only: Mastra appends a part with the same output-format instructions to every
+ * structured prompt, and with it every preview would end alike.
+ */
 function promptPreview(params: any): string {
   const messages: any[] = Array.isArray(params?.prompt) ? params.prompt : [];
   const user = [...messages].reverse().find((m) => m?.role === 'user') ?? messages.at(-1);
   const content = user?.content;
-  const text = typeof content === 'string' ? content : Array.isArray(content) ? content.map((p: any) => (p?.type === 'text' ? p.text : '')).join(' ') : '';
+  const first = Array.isArray(content) ? content.find((p: any) => p?.type === 'text' && typeof p.text === 'string' && p.text.trim() !== '') : undefined;
+  const text = typeof content === 'string' ? content : (first?.text ?? '');
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length <= 160 ? flat : `${flat.slice(0, 60)} ${ELLIPSIS} ${flat.slice(-96)}`;
 }
@@ -241,10 +302,13 @@ async function cachedGenerate(
   }
   let result: any;
   const call = (async () => {
+    // Whatever would stop the record from being written is found now, before a reply is paid for.
+    await store.ready();
     result = asV3Result(await doGenerate());
     const reply = recordable(result);
     if (!reply) return undefined;
     const record: JudgeCacheRecord = { key, provider: model.provider, modelId: model.modelId, prompt: promptPreview(params), ...reply };
+    // Kept in memory even when the write fails (persist warns): later identical requests replay it, and the next write carries it.
     store.records.set(key, record);
     await store.persist();
     return record;

@@ -400,7 +400,7 @@ describe('cachedJudge: the file', () => {
     expect(error.message).toBe(`agent-scorers: judge cache ${file} line 1 is not JSON (a merge conflict?): <<<<<<< HEAD`);
   });
 
-  it('a write that throws between the temporary file and the rename leaves the previous file intact and no temporary file', async () => {
+  it('a write that throws between the temporary file and the rename leaves the previous file intact and no temporary file, and the reply is kept', async () => {
     const file = path.join(dir, 'throw.jsonl');
     const model = judgeModel();
     const ask = (text: string) => cachedJudge(model, { file }).doGenerate({ prompt: [{ role: 'user', content: [{ type: 'text', text }] }] });
@@ -414,12 +414,23 @@ describe('cachedJudge: the file', () => {
       throw new Error('disk on fire');
     };
     syncBuiltinESMExports();
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    let reply: any;
+    let warnings: unknown[][] = [];
     try {
-      await expect(ask('lost')).rejects.toThrow(`agent-scorers: could not write the judge cache ${file}: disk on fire`);
+      reply = await ask('lost');
     } finally {
       promises.rename = rename;
       syncBuiltinESMExports();
+      warnings = [...warn.mock.calls];
+      warn.mockRestore();
     }
+    // The paid reply is returned; the failure is one warning naming the file.
+    const direct = await offlineJudge().doGenerate({ prompt: [{ role: 'user', content: [{ type: 'text', text: 'lost' }] }] } as any);
+    expect(reply.content).toEqual(direct.content);
+    expect(model.doGenerateCalls).toHaveLength(2);
+    expect(reply.providerMetadata['agent-scorers'].judgeCache.hit).toBe(false);
+    expect(warnings).toEqual([[expect.stringContaining(`agent-scorers: could not write the judge cache ${file}: disk on fire.`)]]);
     expect(tempSeen.split('\n').filter(Boolean)).toHaveLength(2); // the new file was complete, only the rename failed
     expect(await fs.readFile(file, 'utf8')).toBe(before);
     expect(await fs.readdir(dir)).toEqual(['throw.jsonl']);
