@@ -36,8 +36,8 @@ export interface Options {
    */
   dts?: boolean | string;
   /**
-   * `true` or a file name: emit the manifest as a JSON asset (`true` names it
-   * `agent-scorers.manifest.json`).
+   * Emit the manifest (what was compiled) as a JSON asset in the output folder: `true` names it
+   * `agent-scorers.manifest.json`, a string is the file name.
    * @default `false`
    */
   manifest?: boolean | string;
@@ -48,15 +48,15 @@ export interface Options {
    */
   strict?: boolean;
   /**
-   * Per warning code, `'off'`, `'warn'` or `'error'` (ESLint-style), e.g.
+   * Set single warning codes to `'off'`, `'warn'` or `'error'` (ESLint-style), e.g.
    * `{ SCORER_KEY_COLLISION: 'off' }` for a deliberate override. Honoured in builds, in the dev
    * server, in the manifest and by the registry at run time. Error codes cannot be set.
    * @default `{}`
    */
   diagnostics?: Partial<Record<WarningCode, DiagnosticSetting>>;
   /**
-   * Keep each file's static reading (and each folder's listing) between processes, so the next build
-   * re-reads only files and folders whose stamp (size, modification and change times, inode) changed,
+   * Keep what a build read between processes, so the next build re-reads only what changed. It keeps
+   * each file's static reading (and each folder's listing), re-read only for files and folders whose stamp (size, modification and change times, inode) changed,
    * and a one-shot build's whole outcome, so the next build of an unchanged tree serves it after a stat
    * per input: `true` keeps them under Vite's `cacheDir` (else the nearest
    * `node_modules/.cache/agent-scorers/`), a string is a folder (relative to `root`), `false` keeps
