@@ -8,8 +8,6 @@ export default defineConfig({
   lang: 'en-US',
   cleanUrls: true,
   lastUpdated: false,
-  // README.md links into these pages as files; the site serves them as pages.
-  srcExclude: ['**/README.md'],
   head: [['meta', { name: 'theme-color', content: '#3c8772' }]],
   themeConfig: {
     nav: [
