@@ -47,10 +47,22 @@ const firstSentence = (prose) => {
   return (match ? match[1] : prose).replace(/(:|, e\.g\.)$/, '.');
 };
 
+/** Words into lines of at most `width` characters (a longer word stays whole). */
+const wrap = (text, width) => {
+  const lines = [];
+  for (const word of text.split(' ')) {
+    const last = lines.at(-1);
+    if (last !== undefined && last.length + 1 + word.length <= width) lines[lines.length - 1] = `${last} ${word}`;
+    else lines.push(word);
+  }
+  return lines;
+};
+
 export function renderOptions(options = readOptions()) {
   const lines = [];
-  for (const o of options) {
-    lines.push(`      // ${firstSentence(o.prose)}`);
+  for (const [i, o] of options.entries()) {
+    if (i > 0) lines.push('');
+    for (const line of wrap(firstSentence(o.prose).replace(/`/g, ''), 64)) lines.push(`      // ${line}`);
     const value = codeValue(o.default);
     lines.push(value === null ? `      // ${o.name}: ${o.default.replace(/`/g, '')}` : `      ${o.name}: ${value},`);
   }

@@ -24,14 +24,16 @@ export interface Options {
   extensions?: string[];
   /**
    * Extra files to leave out: string globs (picomatch syntax) or RegExps, matched against the path
-   * relative to `root` in POSIX form, e.g. `'**\/scorers/wip-*.ts'`.
+   * relative to `root` in POSIX form, e.g. `'**\/scorers/wip-*.ts'`. For an `agentsDir` outside `root`
+   * that path starts with `../`, which `**` does not match: write the `../` or use a RegExp.
    * @default `[]`
    */
   exclude?: Array<string | RegExp> | string | RegExp;
   /**
    * Write a declaration file typing the literal agent and scorer keys: `true` writes
    * `<root>/src/agent-scorers.d.ts` where `<root>/src` is a folder, else `<root>/agent-scorers.d.ts`;
-   * a string is a path (relative to `root`).
+   * a string is a path (relative to `root`); `false` writes nothing. The file is rewritten only when its
+   * content changes.
    * @default `true` when `root` has a `tsconfig.json`, else `false`
    */
   dts?: boolean | string;
