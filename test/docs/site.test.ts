@@ -10,7 +10,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import config from '../../docs/.vitepress/config.js';
+import { sidebar } from '../../docs/.vitepress/sidebar.js';
 
 const REPO = path.resolve(import.meta.dirname, '../..');
 const DIST = path.join(REPO, 'docs/.vitepress/dist');
@@ -22,7 +22,7 @@ const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable
 
 if (!hasChromium) console.warn(`docs site browser test skipped: no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH).`);
 
-const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml', '.png': 'image/png', '.woff2': 'font/woff2' };
+const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml', '.png': 'image/png', '.woff2': 'font/woff2', '.txt': 'text/plain', '.md': 'text/markdown' };
 
 /** `/guide/conventions` → `conventions.html`, `/guide/` → `guide/index.html`, as VitePress's clean URLs expect. */
 function fileFor(urlPath: string): string | null {
@@ -37,7 +37,7 @@ function fileFor(urlPath: string): string | null {
 
 /** Every link of the configured sidebar: the site map the docs promise. */
 const sidebarLinks = (): string[] =>
-  (config.themeConfig!.sidebar as Array<{ items: Array<{ link: string }> }>).flatMap((group) => group.items.map((item) => item.link));
+  sidebar.flatMap((group) => group.items.map((item) => item.link));
 
 describe.skipIf(!hasChromium)('docs site in Chromium', () => {
   let server: http.Server;
@@ -97,6 +97,10 @@ describe.skipIf(!hasChromium)('docs site in Chromium', () => {
     expect(await page.title()).toContain('agent-scorers');
     expect(await page.locator('.VPHero .actions a', { hasText: 'Get started' }).getAttribute('href')).toBe('/guide/getting-started');
     await page.screenshot({ path: path.join(SHOTS, 'home.png') });
+    // The Markdown index for coding assistants lists the references.
+    const llms = await (await fetch(`${origin}/llms.txt`)).text();
+    expect(llms).toContain('[Options](/reference/options.md)');
+    expect(await (await fetch(`${origin}/reference/options.md`)).text()).toContain('## agentsDir');
     expect(problems).toEqual([]);
     expect(outside).toEqual([]);
     await page.close();
