@@ -1,6 +1,6 @@
 /**
  * Plain Rolldown, no Vite and no plugin: two costs of the host that bound any plugin's a/b at 1,000
- * agents (README Performance, "Why the targets are still missed"), in a graph small enough to report
+ * agents (bench/README.md, "Why the targets are still missed"), in a graph small enough to report
  * upstream.
  *
  *   node bench/rolldown-floor.mjs [--sizes 1000,2000,4000] [--time]

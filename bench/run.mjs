@@ -40,7 +40,7 @@ const REPO = path.dirname(BENCH);
 const TMP = path.join(BENCH, '.tmp');
 const VITE_CLI = path.join(REPO, 'node_modules/vite/bin/vite.js');
 const RUNS = { 20: 9, 200: 7, 1000: 5 };
-// 9, not fewer: on a shared 2-core machine a 5-run median moved by ±0.15 between runs (README Performance).
+// 9, not fewer: on a shared 2-core machine a 5-run median moved by ±0.15 between runs (bench/README.md).
 const QUICK_RUNS = 9;
 /** Targets from issue 10. */
 const TARGET = { ab: 1.1, cpuAB: 1.1, ac: 1.0, rssAB: 1.05 };

@@ -2,7 +2,7 @@
  * Run by `npm run build` after tsc: the Vite, Rollup and Rolldown entries (dist/plugin/{vite,rollup,
  * rolldown}.js) become one file each, with the plugin's own modules inlined. Every `vite build` imports the
  * plugin, and Node loaded ~17 small modules one by one: importing the plugin in a process that has
- * loaded Vite took ~10 ms, one file takes ~2.5 ms (README Performance). Packages (oxc-parser, picomatch) stay imports, and the files keep
+ * loaded Vite took ~10 ms, one file takes ~2.5 ms (bench/README.md). Packages (oxc-parser, picomatch) stay imports, and the files keep
  * their folder, so paths taken from `import.meta.url` (the registry helper, the inspector page) hold.
  * tsc's per-module output stays beside them for the other entries, the tests and the benchmarks.
  */

@@ -5,44 +5,66 @@ import { DIAGNOSTIC_SEVERITY, type DiagnosticCode, type Level, type Levels, type
 
 /** Options of `agentScorers()`. Every field is optional. */
 export interface Options {
-  /** Base for relative paths. Default: Vite's `config.root`; under Rollup/Rolldown `process.cwd()`. */
+  /**
+   * Base for relative paths: `agentsDir`, `exclude` patterns, `dts`, `cache` and the file names in
+   * diagnostics are all relative to it.
+   * @default Vite's `config.root`; under Rollup, Rolldown, esbuild and the CLI, `process.cwd()`
+   */
   root?: string;
-  /** Folder(s) holding one folder per agent, relative to `root` or absolute. Default `'src/mastra/agents'`. */
+  /**
+   * Folder(s) holding one folder per agent, relative to `root` or absolute. A folder you set that does
+   * not exist is an error; the default one missing is a warning.
+   * @default `'src/mastra/agents'`
+   */
   agentsDir?: string | string[];
-  /** Scorer file extensions. Default `['.ts', '.mts', '.js', '.mjs']`. */
+  /**
+   * Scorer file extensions, each with its leading dot.
+   * @default `['.ts', '.mts', '.js', '.mjs']`
+   */
   extensions?: string[];
   /**
    * Extra files to leave out: string globs (picomatch syntax) or RegExps, matched against the path
-   * relative to `root` in POSIX form, e.g. `'**\/scorers/wip-*.ts'`. Default `[]`.
+   * relative to `root` in POSIX form, e.g. `'**\/scorers/wip-*.ts'`. For an `agentsDir` outside `root`
+   * that path starts with `../`, which `**` does not match: write the `../` or use a RegExp.
+   * @default `[]`
    */
   exclude?: Array<string | RegExp> | string | RegExp;
   /**
    * Write a declaration file typing the literal agent and scorer keys: `true` writes
    * `<root>/src/agent-scorers.d.ts` where `<root>/src` is a folder, else `<root>/agent-scorers.d.ts`;
-   * a string is a path (relative to `root`). Default: `true` when `root` has a `tsconfig.json`, else `false`.
+   * a string is a path (relative to `root`); `false` writes nothing. The file is rewritten only when its
+   * content changes.
+   * @default `true` when `root` has a `tsconfig.json`, else `false`
    */
   dts?: boolean | string;
-  /** `true` or a file name: emit the manifest as a JSON asset. Default `false`. */
+  /**
+   * Emit the manifest (what was compiled) as a JSON asset in the output folder: `true` names it
+   * `agent-scorers.manifest.json`, a string is the file name.
+   * @default `false`
+   */
   manifest?: boolean | string;
   /**
-   * Turn every warning into an error (for CI), except the codes that `diagnostics` sets. Default `false`.
+   * Turn every warning into an error (for CI), except the codes that `diagnostics` sets.
    * A warning that only shows at run time then throws when the registry module is evaluated.
+   * @default `false`
    */
   strict?: boolean;
   /**
-   * Per warning code, `'off'`, `'warn'` or `'error'` (ESLint-style), e.g.
+   * Set single warning codes to `'off'`, `'warn'` or `'error'` (ESLint-style), e.g.
    * `{ SCORER_KEY_COLLISION: 'off' }` for a deliberate override. Honoured in builds, in the dev
-   * server, in the manifest and by the registry at run time. Error codes cannot be set. Default `{}`.
+   * server, in the manifest and by the registry at run time. Error codes cannot be set.
+   * @default `{}`
    */
   diagnostics?: Partial<Record<WarningCode, DiagnosticSetting>>;
   /**
-   * Keep each file's static reading (and each folder's listing) between processes, so the next build
-   * re-reads only files and folders whose stamp (size, modification and change times, inode) changed,
+   * Keep what a build read between processes, so the next build re-reads only what changed. It keeps
+   * each file's static reading (and each folder's listing), re-read only for files and folders whose stamp (size, modification and change times, inode) changed,
    * and a one-shot build's whole outcome, so the next build of an unchanged tree serves it after a stat
    * per input: `true` keeps them under Vite's `cacheDir` (else the nearest
    * `node_modules/.cache/agent-scorers/`), a string is a folder (relative to `root`), `false` keeps
    * nothing. A file read within a few seconds of its last modification is never kept (its time may
-   * not move on a quick second edit). Default `true`.
+   * not move on a quick second edit).
+   * @default `true`
    */
   cache?: boolean | string;
   /**

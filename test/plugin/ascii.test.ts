@@ -3,7 +3,7 @@
  * (comments the bundler keeps included). Hosts hand each output chunk to JS plugins as a string, and
  * one character outside Latin-1 makes V8 hold the whole chunk as a two-byte string; a `→` in one kept
  * comment of the registry helper cost ~2% of a 200-agent Vite 8 build's instructions (bench
- * `--instructions`, README Performance). The fixture's own files are ASCII, so any other character in
+ * `--instructions`, bench/README.md). The fixture's own files are ASCII, so any other character in
  * the output came from us.
  */
 import fs from 'node:fs';

@@ -1,7 +1,7 @@
 /**
  * Generated modules map to no source (Rollup's `{ mappings: '' }`, src/plugin/index.ts). A Vite dev
  * server then serves the registry module without mapping it character by character, which cost ~45 ms
- * at 1,000 agents (README Performance): the dev test fails without it. Builds leave `\0` modules out of
+ * at 1,000 agents (bench/README.md): the dev test fails without it. Builds leave `\0` modules out of
  * their maps whatever a plugin returns (measured with a made-up map too), so the build tests only guard
  * that a build with source maps maps the scorer files, lists no source but files on disk, and warns
  * about nothing on every host.

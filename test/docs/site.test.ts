@@ -1,0 +1,132 @@
+/**
+ * The built docs site in a real browser: Debian's Chromium through playwright-core, served by a small
+ * static server with VitePress's clean URLs. The home page and a guide page render with their title
+ * and the whole sidebar, log no error, and request nothing outside localhost (the site must work with
+ * no network). `npm test` builds the site before Vitest runs; run alone, this test builds it.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { sidebar } from '../../docs/.vitepress/sidebar.js';
+
+const REPO = path.resolve(import.meta.dirname, '../..');
+const DIST = path.join(REPO, 'docs/.vitepress/dist');
+const SHOTS = path.join(REPO, 'test/.tmp', `docs-site-${process.pid}-${Date.now()}`);
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const hasChromium = fs.existsSync(CHROMIUM);
+// Flags for root in a container with a closed network (as the inspector's browser test).
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+
+if (!hasChromium) console.warn(`docs site browser test skipped: no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH).`);
+
+const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml', '.png': 'image/png', '.woff2': 'font/woff2', '.txt': 'text/plain', '.md': 'text/markdown' };
+
+/** `/guide/conventions` → `conventions.html`, `/guide/` → `guide/index.html`, as VitePress's clean URLs expect. */
+function fileFor(urlPath: string): string | null {
+  const rel = decodeURIComponent(urlPath.split(/[?#]/)[0]);
+  const base = path.join(DIST, path.normalize(rel));
+  if (!base.startsWith(DIST)) return null;
+  for (const candidate of [base, `${base}.html`, path.join(base, 'index.html')]) {
+    if (fs.statSync(candidate, { throwIfNoEntry: false })?.isFile()) return candidate;
+  }
+  return null;
+}
+
+/** Every link of the configured sidebar: the site map the docs promise. */
+const sidebarLinks = (): string[] =>
+  sidebar.flatMap((group) => group.items.map((item) => item.link));
+
+describe.skipIf(!hasChromium)('docs site in Chromium', () => {
+  let server: http.Server;
+  let origin: string;
+  let browser: import('playwright-core').Browser;
+
+  beforeAll(async () => {
+    if (!fs.existsSync(path.join(DIST, 'index.html'))) {
+      execFileSync(process.execPath, [path.join(REPO, 'node_modules/vitepress/bin/vitepress.js'), 'build', 'docs'], { cwd: REPO, stdio: 'inherit' });
+    }
+    server = http.createServer((req, res) => {
+      const file = fileFor(req.url ?? '/');
+      if (!file) {
+        res.writeHead(404, { 'content-type': 'text/html' }).end(fs.readFileSync(path.join(DIST, '404.html')));
+        return;
+      }
+      res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' }).end(fs.readFileSync(file));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const { chromium } = await import('playwright-core');
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    fs.mkdirSync(SHOTS, { recursive: true });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise((resolve) => server?.close(resolve));
+  });
+
+  /** Opens a page, recording console errors, page errors, failed loads and every request that leaves localhost. */
+  async function open(urlPath: string) {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const problems: string[] = [];
+    const outside: string[] = [];
+    await page.route('**/*', (route) => {
+      const url = new URL(route.request().url());
+      if (url.origin === origin) return route.continue();
+      outside.push(url.href);
+      return route.abort();
+    });
+    page.on('console', (m) => {
+      if (m.type() === 'error') problems.push(`console: ${m.text()}`);
+    });
+    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+    page.on('response', (r) => {
+      if (r.status() >= 400) problems.push(`${r.status()} ${r.url()}`);
+    });
+    await page.goto(origin + urlPath, { waitUntil: 'networkidle' });
+    return { page, problems, outside };
+  }
+
+  test('the home page shows the name, the tagline and a way into the guide, with nothing fetched from outside', async () => {
+    const { page, problems, outside } = await open('/');
+    await expect.poll(() => page.locator('.VPHero .name').first().isVisible()).toBe(true);
+    expect(await page.locator('.VPHero .name').first().innerText()).toContain('agent-scorers');
+    expect(await page.title()).toContain('agent-scorers');
+    expect(await page.locator('.VPHero .actions a', { hasText: 'Get started' }).getAttribute('href')).toBe('/guide/getting-started');
+    await page.screenshot({ path: path.join(SHOTS, 'home.png') });
+    // The Markdown index for coding assistants lists the references.
+    const llms = await (await fetch(`${origin}/llms.txt`)).text();
+    expect(llms).toContain('[Options](/reference/options.md)');
+    expect(await (await fetch(`${origin}/reference/options.md`)).text()).toContain('## agentsDir');
+    expect(problems).toEqual([]);
+    expect(outside).toEqual([]);
+    await page.close();
+  });
+
+  test('a guide page shows its title and every sidebar link of the site map, and the sidebar navigates', async () => {
+    const { page, problems, outside } = await open('/guide/getting-started');
+    const title = page.locator('.vp-doc h1').first();
+    await expect.poll(() => title.isVisible()).toBe(true);
+    expect(await title.innerText()).toContain('Getting started');
+    const hrefs = await page.locator('.VPSidebar a.link').evaluateAll((links) => links.map((a) => a.getAttribute('href')));
+    expect(hrefs).toEqual(sidebarLinks());
+    await page.screenshot({ path: path.join(SHOTS, 'guide.png') });
+
+    await page.locator('.VPSidebar a.link', { hasText: 'Options' }).click();
+    await expect.poll(() => page.locator('.vp-doc h1').first().innerText()).toContain('Options');
+    expect(new URL(page.url()).pathname).toBe('/reference/options');
+    // The generated overview block is there, highlighted.
+    expect(await page.locator('.vp-doc div[class*="language-ts"]').first().innerText()).toContain("agentsDir: 'src/mastra/agents'");
+    await page.screenshot({ path: path.join(SHOTS, 'options.png') });
+
+    await page.locator('.VPSidebar a.link', { hasText: 'Diagnostics' }).click();
+    await expect.poll(() => page.locator('.vp-doc h1').first().innerText()).toContain('Diagnostics');
+    expect(await page.locator('.vp-doc h2', { hasText: 'SCORER_KEY_COLLISION' }).count()).toBe(1);
+    expect(problems).toEqual([]);
+    expect(outside).toEqual([]);
+    await page.close();
+  });
+});
