@@ -73,15 +73,9 @@ export interface Options {
    * this machine. `{ remote: true }` lets other machines use it when the dev server listens beyond
    * loopback (`vite --host`): they can then run your scorers and their judge calls on your key.
    * `false` turns it off (no routes, no start-up line).
-   * @default true
+   * @default `true`
    */
-  inspector?: boolean | InspectorOptions;
-}
-
-/** What `inspector` accepts besides a boolean. */
-export interface InspectorOptions {
-  /** Serve clients other than this machine when the dev server listens beyond loopback. Default `false`. */
-  remote?: boolean;
+  inspector?: boolean | { remote?: boolean };
 }
 
 /** What `diagnostics` accepts per code. */
