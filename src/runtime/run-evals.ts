@@ -59,9 +59,11 @@ type KeysOf<S> = S extends (...args: any[]) => infer R ? keyof Awaited<R> : keyo
  * Per-key thresholds for a record (or the function form) of scorers: only the record's own keys, so a
  * misspelt key is a type error. An array takes its thresholds inline (`{ scorer, threshold }`) instead.
  */
-export type ThresholdsFor<S> = [S] extends [ReadonlyArray<unknown> | undefined]
-  ? never
-  : { readonly [K in KeysOf<S> & string]?: ThresholdConfig };
+export type ThresholdsFor<S> = 0 extends 1 & S
+  ? { readonly [key: string]: ThresholdConfig }
+  : [S] extends [ReadonlyArray<unknown> | undefined]
+    ? never
+    : { readonly [K in KeysOf<S> & string]?: ThresholdConfig };
 
 /** A function `(input) => output`, or an object with `generate(input)` (a Mastra agent, for example). */
 export type EvalTarget<TInput = unknown> =
