@@ -232,11 +232,24 @@ function normaliseScorers(value: unknown, thresholds: Readonly<Record<string, un
   return out;
 }
 
+/**
+ * Results are keyed by id, so two different scorers may not share one. The same scorer object may be
+ * both a gate and a tracked scorer (`gates: [registry.weather.tone.scorer]` beside `scorers:
+ * registry.weather`): it runs once per item and its result counts for both, as Mastra counts it.
+ */
 function checkUniqueIds(scorers: Normalised[], gates: ScorerLike[]): void {
+  const gateIds = new Map<string, ScorerLike>();
+  for (const gate of gates) {
+    if (gateIds.has(gate.id)) throw new TypeError(`${where}: two gates have the id "${gate.id}"; results are keyed by id, so ids must be unique`);
+    gateIds.set(gate.id, gate);
+  }
   const ids = new Set<string>();
-  for (const { id } of [...gates, ...scorers.map((s) => s.scorer)]) {
-    if (ids.has(id)) throw new TypeError(`${where}: two scorers have the id "${id}"; results are keyed by id, so ids must be unique (gates included)`);
-    ids.add(id);
+  for (const { scorer } of scorers) {
+    const gate = gateIds.get(scorer.id);
+    if (ids.has(scorer.id) || (gate !== undefined && gate !== scorer)) {
+      throw new TypeError(`${where}: two scorers have the id "${scorer.id}"; results are keyed by id, so ids must be unique (gates included)`);
+    }
+    ids.add(scorer.id);
   }
 }
 
@@ -386,15 +399,18 @@ export async function runEvals<TInput = unknown, S extends EvalScorers | undefin
     const itemScores: Record<string, EvalItemScore> = {};
 
     // Gates first; one that throws scores 0 (Mastra's rule: a broken gate must not pass).
+    const gateRuns = new Map<ScorerLike, { result: any } | { error: unknown }>();
     for (const gate of gates) {
       let result: any;
       try {
         result = await gate.run(run);
       } catch (error) {
+        gateRuns.set(gate, { error });
         gateScores.get(gate.id)!.push(0);
         itemScores[gate.id] = { score: 0, reason: null, gate: true, error: message(error) };
         continue;
       }
+      gateRuns.set(gate, { result });
       itemScores[gate.id] = itemScore(result, true);
       if (result?.notScorable) countNotScorable(gate.id);
       else gateScores.get(gate.id)!.push(result?.score);
@@ -415,13 +431,15 @@ export async function runEvals<TInput = unknown, S extends EvalScorers | undefin
         }
       }
       let result: any;
+      const asGate = gateRuns.get(scorer);
       try {
-        result = await scorer.run(run);
+        if (asGate && 'error' in asGate) throw asGate.error;
+        result = asGate ? asGate.result : await scorer.run(run);
       } catch (error) {
         throw new RunEvalsError(`${where}: item ${index} failed in scorer "${scorer.id}": ${message(error)}`, index, 'scorer', scorer.id, error);
       }
       scorerResults[scorer.id] = result;
-      itemScores[scorer.id] = itemScore(result, false);
+      if (!asGate) itemScores[scorer.id] = itemScore(result, false);
       // Mastra's accumulator: not scorable is counted, a numeric score averaged, anything else ignored.
       if (typeof result === 'object' && result !== null) {
         if (result.notScorable) countNotScorable(scorer.id);

@@ -92,6 +92,7 @@ const CASES: Array<[string, Config]> = [
   ['a gate never scorable beside a failing threshold', { gates: [neverApplies], scorers: [{ scorer: mentionsParis, threshold: 0.9 }] }],
   ['a not-scorable gate on some items', { gates: [weatherOnly] }],
   ['this package’s scorer and notScorable', { gates: [ownCapital], scorers: [{ scorer: weatherOnly, threshold: { min: 0.5 } }] }],
+  ['one scorer as a gate and a tracked scorer', { gates: [weatherOnly, mentionsParis], scorers: [{ scorer: weatherOnly, threshold: 0.7 }, mentionsParis] }],
   ['concurrency 3', { gates: [alwaysOne], scorers: [{ scorer: mentionsParis, threshold: 0.5 }, weatherOnly], concurrency: 3 }],
 ];
 

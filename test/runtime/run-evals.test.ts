@@ -325,9 +325,22 @@ describe('runEvals: gates, thresholds, verdicts and items on any target', () => 
     await expect(runEvals({ data, scorers: record, thresholds: { accuracy: 7 }, target })).rejects.toThrow(
       'Minimum threshold for scorer "exact" must be a finite number between 0 and 1, got 7',
     );
-    await expect(runEvals({ data, gates: [exact], scorers: [exact], target })).rejects.toThrow(/two scorers have the id "exact"/);
+    const exactTwin = createScorer({ id: 'exact', description: 'another scorer with the same id' }).generateScore(() => 1);
+    await expect(runEvals({ data, gates: [exactTwin], scorers: [exact], target })).rejects.toThrow(/two scorers have the id "exact"/);
+    await expect(runEvals({ data, gates: [exact, exactTwin], target })).rejects.toThrow(/two gates have the id "exact"/);
     await expect(runEvals({ data, gates: [{ id: 'x' } as any], target })).rejects.toThrow('runEvals: gates[0] is not a scorer');
     await expect(runEvals({ data, target })).rejects.toThrow('runEvals: at least one scorer or gate must be provided');
+  });
+
+  it('one scorer object as a gate and a tracked scorer runs once per item and counts for both', async () => {
+    let runs = 0;
+    const counted = createScorer({ id: 'counted', description: 'd' }).generateScore(() => (runs++, 1));
+    const result = await runEvals({ data, gates: [counted], scorers: { counted, accuracy: exact }, thresholds: { counted: 1 }, target });
+    expect(runs).toBe(3);
+    expect(result.gateResults).toEqual([{ id: 'counted', passed: true, score: 1 }]);
+    expect(result.thresholdResults).toEqual([{ id: 'counted', passed: true, averageScore: 1, threshold: 1 }]);
+    expect(result.scores).toEqual({ counted: 1, exact: 2 / 3 });
+    expect(result.items[0].scores.counted).toEqual({ score: 1, reason: null, gate: true });
   });
 
   it('onItemComplete gets the index and the scorer results keyed by id (gates apart, as in Mastra)', async () => {
