@@ -3,6 +3,9 @@ import { createScorer as createMastraScorer, runEvals as mastraRunEvals } from '
 import { createAnswerRelevancyScorer as createMastraRelevancyScorer } from '@mastra/evals/scorers/prebuilt';
 import { simulateReadableStream } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   createAnswerRelevancyScorer,
@@ -10,6 +13,7 @@ import {
   runEvals,
   RunEvalsError,
   notScorable,
+  cachedJudge,
 } from '../../src/runtime/index.js';
 import { scriptedModel, statements, usage, verdicts } from './helpers.js';
 
@@ -341,6 +345,29 @@ describe('runEvals: gates, thresholds, verdicts and items on any target', () => 
     expect(result.thresholdResults).toEqual([{ id: 'counted', passed: true, averageScore: 1, threshold: 1 }]);
     expect(result.scores).toEqual({ counted: 1, exact: 2 / 3 });
     expect(result.items[0].scores.counted).toEqual({ score: 1, reason: null, gate: true });
+  });
+
+  it('cached: true when a cachedJudge file answered every judge call, false when any was live, absent without a cache', async () => {
+    const file = path.join(os.tmpdir(), `run-evals-cached-${process.pid}-${Date.now()}.jsonl`);
+    const replies = () => [statements('Paris is the capital.'), verdicts(['yes']), 'The score is 1.'];
+    const one = [{ input: 'What is the capital of France?' }];
+    const answer = () => 'Paris is the capital.';
+    const cachedOf = (r: Awaited<ReturnType<typeof runEvals>>) => r.items[0].scores['answer-relevancy-scorer'];
+    try {
+      const plain = scriptedModel(replies());
+      const uncached = await runEvals({ data: one, scorers: [createAnswerRelevancyScorer({ model: plain })], target: answer });
+      expect(plain.doGenerateCalls).toHaveLength(3);
+      expect(cachedOf(uncached)).toEqual({ score: 1, reason: 'The score is 1.' });
+
+      const live = scriptedModel(replies());
+      const first = await runEvals({ data: one, scorers: [createAnswerRelevancyScorer({ model: cachedJudge(live, { file }) })], target: answer });
+      expect(cachedOf(first).cached).toBe(false);
+      const second = await runEvals({ data: one, scorers: [createAnswerRelevancyScorer({ model: cachedJudge(live, { file }) })], target: answer });
+      expect(live.doGenerateCalls).toHaveLength(3);
+      expect(cachedOf(second)).toEqual({ score: 1, reason: 'The score is 1.', cached: true });
+    } finally {
+      await fs.rm(file, { force: true });
+    }
   });
 
   it('onItemComplete gets the index and the scorer results keyed by id (gates apart, as in Mastra)', async () => {
