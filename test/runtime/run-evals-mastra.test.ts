@@ -120,6 +120,25 @@ describe('runEvals matches @mastra/core 1.71 on a Mastra Agent', () => {
     expect(items.map((item) => item.output)).toEqual(Object.values(ANSWERS));
   });
 
+  it('a registry record with per-key thresholds gives what Mastra gives for the same scorers as an array', async () => {
+    const record = Object.freeze({ relevance: { scorer: mentionsParis }, weather: { scorer: weatherOnly, sampling: { type: 'ratio' as const, rate: 0.5 } }, size: { scorer: long } });
+    const expected: any = await mastraRunEvals({
+      data: DATA,
+      target: newAgent().agent,
+      gates: [alwaysOne],
+      scorers: [{ scorer: mentionsParis, threshold: 0.9 }, { scorer: weatherOnly, threshold: { min: 0.5, max: 1 } }, long],
+    });
+    const { items: _items, ...actual } = await runEvals({
+      data: DATA,
+      target: newAgent().agent,
+      gates: [alwaysOne],
+      scorers: record,
+      thresholds: { relevance: 0.9, weather: { min: 0.5, max: 1 } },
+    });
+    expect(actual).toEqual(expected);
+    expect(actual.verdict).toBe('scored');
+  });
+
   it('the cases cover every verdict and its absence', async () => {
     const verdicts = new Set<string>();
     for (const [, config] of CASES) {
