@@ -58,7 +58,25 @@ export { offlineJudge } from './offline-judge.js';
 export type { OfflineJudge } from './offline-judge.js';
 
 export { runEvals, RunEvalsError } from './run-evals.js';
-export type { RunEvalsConfig, RunEvalsResult, EvalItem, EvalScorers, EvalTarget, ItemCompleteEvent } from './run-evals.js';
+export type {
+  RunEvalsConfig,
+  RunEvalsResult,
+  EvalItem,
+  EvalItemResult,
+  EvalItemScore,
+  EvalScorers,
+  EvalScorerList,
+  EvalScorerRecord,
+  EvalTarget,
+  EvalVerdict,
+  GateResult,
+  ThresholdResult,
+  ThresholdsFor,
+  ScorerWithThreshold,
+  ItemCompleteEvent,
+} from './run-evals.js';
+export { InvalidThresholdError, validateThreshold, meetsThreshold } from './thresholds.js';
+export type { ThresholdConfig } from './thresholds.js';
 
 export { getUserMessageFromRunInput, getAssistantMessageFromRunOutput } from './messages.js';
 

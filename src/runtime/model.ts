@@ -73,6 +73,8 @@ export interface JudgeResponse<T = unknown> {
   modelCalls: number;
   /** How many of `modelCalls` a judge cache answered (`cachedJudge`): those were not sent to the provider. */
   cachedCalls: number;
+  /** How many of `modelCalls` went through a judge cache that did not know them (sent to the provider and recorded). */
+  cacheMisses: number;
   modelId: string;
   provider: string;
   durationMs: number;
@@ -99,6 +101,8 @@ export class JudgeOutputError extends Error {
 export const JUDGE_CACHE_HEADER = 'x-agent-scorers-judge-cache';
 
 const fromCache = (response: any): boolean => response?.headers?.[JUDGE_CACHE_HEADER] === 'hit';
+/** A judge cache answered `miss`: the request went through a cache and on to the provider. */
+const cacheMiss = (response: any): boolean => response?.headers?.[JUDGE_CACHE_HEADER] === 'miss';
 
 /** Marks a model that the adapter calls directly, without `ai` (see `offlineJudge`). */
 export const LOCAL_MODEL = Symbol.for('agent-scorers.local-model');
@@ -355,6 +359,8 @@ interface RawReply {
   parsed?: { value: unknown };
   /** Answered by a judge cache. */
   cached: boolean;
+  /** Went through a judge cache, which asked the provider. */
+  missed: boolean;
   modelId: string;
   provider: string;
 }
@@ -391,7 +397,7 @@ async function generateOnce(
       .filter((part: any) => part?.type === 'text')
       .map((part: any) => part.text)
       .join('');
-    return { text, usage: normaliseUsage(result.usage), cached: fromCache(result.response), modelId: model.modelId, provider: model.provider };
+    return { text, usage: normaliseUsage(result.usage), cached: fromCache(result.response), missed: cacheMiss(result.response), modelId: model.modelId, provider: model.provider };
   }
 
   const ai = await loadAi(`calling the judge model ${describeModel(model)}`);
@@ -408,6 +414,7 @@ async function generateOnce(
       text: result.text,
       usage: normaliseUsage(result.usage),
       cached: fromCache(result.response),
+      missed: cacheMiss(result.response),
       modelId: model.modelId,
       provider: model.provider,
     };
@@ -419,6 +426,7 @@ async function generateOnce(
       usage: normaliseUsage(result.usage),
       parsed: { value: result.output },
       cached: fromCache(result.response),
+      missed: cacheMiss(result.response),
       modelId: model.modelId,
       provider: model.provider,
     };
@@ -429,6 +437,7 @@ async function generateOnce(
         text: error.text ?? '',
         usage: normaliseUsage(error.usage),
         cached: fromCache(error.response),
+        missed: cacheMiss(error.response),
         modelId: model.modelId,
         provider: model.provider,
       };
@@ -465,12 +474,14 @@ export async function callJudge<T = unknown>(request: JudgeRequest): Promise<Jud
   const first = await generateOnce(model, request, request.prompt, schema);
   addUsage(usage, first.usage);
   let cachedCalls = first.cached ? 1 : 0;
+  let cacheMisses = first.missed ? 1 : 0;
   const done = (reply: RawReply, value: unknown, calls: number): JudgeResponse<T> => ({
     value: value as T,
     text: reply.text,
     usage,
     modelCalls: calls,
     cachedCalls,
+    cacheMisses,
     modelId: reply.modelId,
     provider: reply.provider,
     durationMs: Date.now() - started,
@@ -489,6 +500,7 @@ export async function callJudge<T = unknown>(request: JudgeRequest): Promise<Jud
   const second = await generateOnce(model, request, reask, schema);
   addUsage(usage, second.usage);
   if (second.cached) cachedCalls++;
+  if (second.missed) cacheMisses++;
   const secondRead = await readStructured(second, schema);
   if (secondRead.ok) return done(second, secondRead.value, 2);
 

@@ -102,6 +102,8 @@ export interface JudgeExecution {
   modelCallCount: number;
   /** How many of `modelCallCount` were answered from a judge cache (`cachedJudge`) instead of the provider. */
   cachedCallCount: number;
+  /** Present when some of `modelCallCount` went through a judge cache that did not know them (live, then recorded). */
+  cacheMissCount?: number;
   durationMs: number;
   error?: { name: string; message: string };
 }
@@ -438,6 +440,7 @@ export class Scorer<TId extends string = string, TInput = any, TOutput = any> {
           attemptCount: response.modelCalls,
           modelCallCount: response.modelCalls,
           cachedCallCount: response.cachedCalls,
+          ...(response.cacheMisses > 0 ? { cacheMissCount: response.cacheMisses } : {}),
           durationMs: response.durationMs,
         },
         request.prompt,

@@ -106,7 +106,16 @@ describe('cachedJudge: replaying runEvals', () => {
     // A new judge object on the same file, as a new process would build it.
     const second = await evalRun(cachedJudge(model, { file }));
     expect(model.doGenerateCalls.length).toBe(calls);
-    expect(second.result).toEqual(first.result);
+    // The same result, but for where each run's judge replies came from: live first, the file second.
+    const { items: firstItems, ...firstRest } = first.result;
+    const { items: secondItems, ...secondRest } = second.result;
+    expect(secondRest).toEqual(firstRest);
+    const withoutCached = (items: typeof firstItems) =>
+      items.map((item) => ({ ...item, scores: Object.fromEntries(Object.entries(item.scores).map(([id, { cached: _c, ...rest }]) => [id, rest])) }));
+    expect(withoutCached(secondItems)).toEqual(withoutCached(firstItems));
+    const flags = (items: typeof firstItems) => items.flatMap((item) => Object.values(item.scores).map((s) => s.cached));
+    expect(flags(firstItems)).toEqual(Array(6).fill(false));
+    expect(flags(secondItems)).toEqual(Array(6).fill(true));
     expect(stable(second.items)).toEqual(stable(first.items));
     for (const byId of second.items) {
       for (const r of Object.values<any>(byId)) {

@@ -3,12 +3,17 @@ import { createScorer as createMastraScorer, runEvals as mastraRunEvals } from '
 import { createAnswerRelevancyScorer as createMastraRelevancyScorer } from '@mastra/evals/scorers/prebuilt';
 import { simulateReadableStream } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   createAnswerRelevancyScorer,
   createScorer,
   runEvals,
   RunEvalsError,
+  notScorable,
+  cachedJudge,
 } from '../../src/runtime/index.js';
 import { scriptedModel, statements, usage, verdicts } from './helpers.js';
 
@@ -214,5 +219,171 @@ describe('compatibility with @mastra/core', () => {
     expect(result.scores).toEqual({ 'mastra-len': 1, 'answer-relevancy-scorer': 1 });
     expect(items[0].scorerResults['answer-relevancy-scorer'].reason).toMatch(/The score is 1/);
     expect(items[0].targetResult.text).toBe('Paris is the capital of France.');
+  });
+});
+
+describe('runEvals: gates, thresholds, verdicts and items on any target', () => {
+  const exact = createScorer({ id: 'exact', description: 'd' }).generateScore(({ run }) => (run.output === run.groundTruth ? 1 : 0));
+  const nonEmpty = createScorer({ id: 'non-empty', description: 'd' }).generateScore(({ run }) => (String(run.output).length > 0 ? 1 : 0));
+  const polite = createScorer({ id: 'polite', description: 'd' })
+    .preprocess(({ run }) => (String(run.input).startsWith('?') ? notScorable('a bare question needs no courtesy') : {}))
+    .generateScore(({ run }) => (String(run.output).includes('please') ? 1 : 0))
+    .generateReason(({ score }) => `politeness ${score}`);
+  const data = [
+    { input: 'say please', groundTruth: 'say please!' },
+    { input: 'shout', groundTruth: 'nope' },
+    { input: '?', groundTruth: '?!' },
+  ];
+  const target = (input: string) => `${input}!`;
+
+  it('a registry record with per-key thresholds: thresholds keyed by record key, results by scorer id', async () => {
+    const record = Object.freeze(
+      Object.assign(Object.create(null), { accuracy: { scorer: exact }, ['__proto__']: { scorer: polite, sampling: { type: 'none' } } }),
+    );
+    const result = await runEvals({ data, scorers: record, thresholds: { accuracy: 0.6, ['__proto__']: { max: 0.4 } }, target });
+    expect(result.scores).toEqual({ exact: 2 / 3, polite: 0.5 });
+    expect(result.summary).toEqual({ totalItems: 3, notScorable: { polite: 1 } });
+    expect(result.thresholdResults).toEqual([
+      { id: 'exact', passed: true, averageScore: 2 / 3, threshold: 0.6 },
+      { id: 'polite', passed: false, averageScore: 0.5, threshold: { max: 0.4 } },
+    ]);
+    expect(result.verdict).toBe('scored');
+  });
+
+  it('per-item results: input, output, ground truth, each score and reason, gates marked, not-scorable runs null', async () => {
+    const result = await runEvals({ data, gates: [nonEmpty], scorers: [{ scorer: polite, threshold: 0.5 }, exact], target });
+    expect(result.verdict).toBe('passed');
+    expect(result.gateResults).toEqual([{ id: 'non-empty', passed: true, score: 1 }]);
+    expect(result.items).toEqual([
+      {
+        index: 0,
+        input: 'say please',
+        output: 'say please!',
+        groundTruth: 'say please!',
+        scores: {
+          'non-empty': { score: 1, reason: null, gate: true },
+          polite: { score: 1, reason: 'politeness 1' },
+          exact: { score: 1, reason: null },
+        },
+      },
+      {
+        index: 1,
+        input: 'shout',
+        output: 'shout!',
+        groundTruth: 'nope',
+        scores: { 'non-empty': { score: 1, reason: null, gate: true }, polite: { score: 0, reason: 'politeness 0' }, exact: { score: 0, reason: null } },
+      },
+      {
+        index: 2,
+        input: '?',
+        output: '?!',
+        groundTruth: '?!',
+        scores: {
+          'non-empty': { score: 1, reason: null, gate: true },
+          polite: { score: null, reason: 'a bare question needs no courtesy', notScorable: true },
+          exact: { score: 1, reason: null },
+        },
+      },
+    ]);
+    // What a report reads back from a saved file.
+    expect(JSON.parse(JSON.stringify(result))).toEqual(result);
+  });
+
+  it('a gate that throws scores 0 and fails the run; the item says what it threw', async () => {
+    const broken = createScorer({ id: 'broken', description: 'd' }).generateScore(() => {
+      throw new Error('no tool log');
+    });
+    const result = await runEvals({ data: data.slice(0, 1), gates: [broken], target });
+    expect(result.verdict).toBe('failed');
+    expect(result.gateResults).toEqual([{ id: 'broken', passed: false, score: 0 }]);
+    expect(result.items[0].scores.broken).toEqual({
+      score: 0,
+      reason: null,
+      gate: true,
+      error: 'Scorer "broken" failed in step "generateScore": no tool log',
+    });
+  });
+
+  it('an object with generate() and the function form take thresholds too', async () => {
+    const generator = { generate: async (input: string) => ({ text: `${input}!` }) };
+    const fromObject = await runEvals({ data, scorers: [{ scorer: exact, threshold: { min: 0.9 } }], target: generator });
+    expect(fromObject.verdict).toBe('scored');
+    expect(fromObject.items.map((i) => i.output)).toEqual(['say please!', 'shout!', '?!']);
+    const fromFunction = await runEvals({
+      data,
+      scorers: () => ({ accuracy: exact }),
+      thresholds: { accuracy: 0.5 },
+      target,
+    });
+    expect(fromFunction.thresholdResults).toEqual([{ id: 'exact', passed: true, averageScore: 2 / 3, threshold: 0.5 }]);
+  });
+
+  it('refuses thresholds it cannot place, and ids that would collide', async () => {
+    const record = { accuracy: { scorer: exact } };
+    await expect(runEvals({ data, scorers: record, thresholds: { accuracy: 0.5, relevence: 0.7 } as any, target })).rejects.toThrow(
+      'runEvals: thresholds has "relevence", which is not a key of the scorers record (keys: "accuracy")',
+    );
+    await expect(runEvals({ data, scorers: [exact], thresholds: { exact: 0.5 } as any, target })).rejects.toThrow(
+      'runEvals: "thresholds" goes with a record of scorers; in an array, write { scorer, threshold } entries',
+    );
+    await expect(runEvals({ data, scorers: record, thresholds: { accuracy: 7 }, target })).rejects.toThrow(
+      'Minimum threshold for scorer "exact" must be a finite number between 0 and 1, got 7',
+    );
+    const exactTwin = createScorer({ id: 'exact', description: 'another scorer with the same id' }).generateScore(() => 1);
+    await expect(runEvals({ data, gates: [exactTwin], scorers: [exact], target })).rejects.toThrow(/two scorers have the id "exact"/);
+    await expect(runEvals({ data, gates: [exact, exactTwin], target })).rejects.toThrow(/two gates have the id "exact"/);
+    await expect(runEvals({ data, gates: [{ id: 'x' } as any], target })).rejects.toThrow('runEvals: gates[0] is not a scorer');
+    await expect(runEvals({ data, target })).rejects.toThrow('runEvals: at least one scorer or gate must be provided');
+  });
+
+  it('one scorer object as a gate and a tracked scorer runs once per item and counts for both', async () => {
+    let runs = 0;
+    const counted = createScorer({ id: 'counted', description: 'd' }).generateScore(() => (runs++, 1));
+    const result = await runEvals({ data, gates: [counted], scorers: { counted, accuracy: exact }, thresholds: { counted: 1 }, target });
+    expect(runs).toBe(3);
+    expect(result.gateResults).toEqual([{ id: 'counted', passed: true, score: 1 }]);
+    expect(result.thresholdResults).toEqual([{ id: 'counted', passed: true, averageScore: 1, threshold: 1 }]);
+    expect(result.scores).toEqual({ counted: 1, exact: 2 / 3 });
+    expect(result.items[0].scores.counted).toEqual({ score: 1, reason: null, gate: true });
+  });
+
+  it('cached: true when a cachedJudge file answered every judge call, false when any was live, absent without a cache', async () => {
+    const file = path.join(os.tmpdir(), `run-evals-cached-${process.pid}-${Date.now()}.jsonl`);
+    const replies = () => [statements('Paris is the capital.'), verdicts(['yes']), 'The score is 1.'];
+    const one = [{ input: 'What is the capital of France?' }];
+    const answer = () => 'Paris is the capital.';
+    const cachedOf = (r: Awaited<ReturnType<typeof runEvals>>) => r.items[0].scores['answer-relevancy-scorer'];
+    try {
+      const plain = scriptedModel(replies());
+      const uncached = await runEvals({ data: one, scorers: [createAnswerRelevancyScorer({ model: plain })], target: answer });
+      expect(plain.doGenerateCalls).toHaveLength(3);
+      expect(cachedOf(uncached)).toEqual({ score: 1, reason: 'The score is 1.' });
+
+      const live = scriptedModel(replies());
+      const first = await runEvals({ data: one, scorers: [createAnswerRelevancyScorer({ model: cachedJudge(live, { file }) })], target: answer });
+      expect(cachedOf(first).cached).toBe(false);
+      const second = await runEvals({ data: one, scorers: [createAnswerRelevancyScorer({ model: cachedJudge(live, { file }) })], target: answer });
+      expect(live.doGenerateCalls).toHaveLength(3);
+      expect(cachedOf(second)).toEqual({ score: 1, reason: 'The score is 1.', cached: true });
+    } finally {
+      await fs.rm(file, { force: true });
+    }
+  });
+
+  it('onItemComplete gets the index and the scorer results keyed by id (gates apart, as in Mastra)', async () => {
+    const seen: Array<[number, string[]]> = [];
+    await runEvals({
+      data,
+      gates: [nonEmpty],
+      scorers: [polite],
+      target,
+      concurrency: 2,
+      onItemComplete: ({ index, scorerResults }) => void seen.push([index, Object.keys(scorerResults)]),
+    });
+    expect(seen.sort((a, b) => a[0] - b[0])).toEqual([
+      [0, ['polite']],
+      [1, ['polite']],
+      [2, ['polite']],
+    ]);
   });
 });
