@@ -30,6 +30,12 @@ for (const [file, examples] of Object.entries(files)) {
 // What a request to a function-form agent carries (Mastra passes a RequestContext, a Map-like).
 const requestContext = new Map([['tier', 'premium']]);
 
+// What must hold for an agent, as a CI job would gate on it: a minimum mean per scorer key.
+const thresholds: Partial<Record<string, Record<string, number>>> = {
+  weather: { 'answer-relevancy': 0.6, units: 0.5 },
+  'weather/planner': { brevity: 0.5 },
+};
+
 async function main(): Promise<void> {
   console.log(`\nagent-scorers playground: ${Object.keys(registry).length} agents in the registry`);
   console.log(`judge: ${judgeDescription}\n`);
@@ -37,6 +43,7 @@ async function main(): Promise<void> {
   const rows: string[][] = [];
   const lowest: string[] = [];
   const reports: string[] = [];
+  const verdicts: string[] = [];
   const reportsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'reports');
   // The plugin's `dts` option writes src/agent-scorers.d.ts, so agent keys are typed literally.
   for (const agent of Object.keys(registry) as Array<keyof typeof registry>) {
@@ -54,6 +61,7 @@ async function main(): Promise<void> {
     const result = await runEvals({
       data: data.map((example) => ({ input: example.question, answer: example.answer })),
       scorers,
+      thresholds: thresholds[agent],
       // The "agent" answers from the dataset; point `target` at a real Mastra agent to evaluate it live.
       target: (_input, { item }) => item.answer,
       onItemComplete: ({ index, scorerResults }) => {
@@ -65,6 +73,10 @@ async function main(): Promise<void> {
       },
     });
 
+    if (result.verdict !== undefined) {
+      const checks = (result.thresholdResults ?? []).map((t) => `${t.id} ${t.averageScore.toFixed(2)} ${t.passed ? '>=' : '<'} ${JSON.stringify(t.threshold)}`);
+      verdicts.push(`  ${agent}: ${result.verdict} (${checks.join('; ')})`);
+    }
     const outDir = path.join(reportsDir, agent);
     const { files } = evalReport(result, { outDir, title: `Playground eval: ${agent}` });
     fs.writeFileSync(path.join(outDir, 'result.json'), JSON.stringify(result, null, 2));
@@ -88,6 +100,7 @@ async function main(): Promise<void> {
   console.log(`called with requestContext ${JSON.stringify(Object.fromEntries(requestContext))}. Evals run every scorer on every item;`);
   console.log('sampling applies in production (Mastra runs a ratio scorer on that share of traces).');
   if (lowest.length > 0) console.log(`\nlowest answer relevancy per agent:\n${lowest.join('\n')}`);
+  if (verdicts.length > 0) console.log(`\nverdicts ("failed": a gate missed; "scored": a threshold missed; a CI job fails on either as it chooses):\n${verdicts.join('\n')}`);
   console.log(`\nreports (HTML, JUnit; open the HTML in a browser, or rebuild both with \`agent-scorers report <agent>/result.json\`):\n${reports.join('\n')}`);
 
   const manifestFile = path.join(path.dirname(fileURLToPath(import.meta.url)), 'agent-scorers.manifest.json');
