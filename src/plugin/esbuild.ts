@@ -15,7 +15,7 @@ import { checkOptions, type Options, type ResolvedOptions } from '../core/option
 import type { Plan } from '../core/plan.js';
 import { HELPER } from './helper-path.js';
 import { createSourceCache } from './source-cache.js';
-import { planTree, readingsFile, resolveOptions, unimportedFiles, unknownAgentMessage } from './tree.js';
+import { planTree, readingsFile, resolveOptions, unimportedFiles, unknownAgentError } from './tree.js';
 
 export type { Options } from '../core/options.js';
 
@@ -85,7 +85,7 @@ export function agentScorers(userOptions?: Options): Plugin {
           };
         }
         const agent = planned.byKey.get(agentKey);
-        if (!agent) return { errors: [{ text: unknownAgentMessage(planned, agentKey) }] };
+        if (!agent) return { errors: [{ text: unknownAgentError(planned, agentKey) }] };
         const own = splitDiagnostics(planned.diagnostics.filter((d) => d.agent === agentKey));
         return {
           ...base,

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { VIRTUAL_ID } from '../core/codegen.js';
+import { formatDiagnostic, unknownAgentMessage } from '../core/codes.js';
 import { withRoot, type CheckedOptions, type ResolvedOptions } from '../core/options.js';
 import { plan, type AgentPlan, type Plan } from '../core/plan.js';
 import { relativeTo, scan } from '../core/scan.js';
@@ -67,11 +68,9 @@ export const unimportedFiles = (agent: AgentPlan): string[] => [
   ...(agent.folder.config ? [configPath(agent)] : []),
 ];
 
-/** `virtual:agent-scorers/<key>` for a key the plan does not have. */
-export function unknownAgentMessage(planned: Plan, agentKey: string): string {
-  const known = planned.agents.map((a) => JSON.stringify(a.folder.key)).join(', ') || '(none)';
-  return `Unknown agent ${JSON.stringify(agentKey)} in "${VIRTUAL_ID}/${agentKey}"; known agents: ${known}.`;
-}
+/** AGENT_UNKNOWN: `virtual:agent-scorers/<key>` for a key the plan does not have, as printed. */
+export const unknownAgentError = (planned: Plan, agentKey: string): string =>
+  formatDiagnostic({ code: 'AGENT_UNKNOWN', message: unknownAgentMessage(agentKey, planned.agents.map((a) => a.folder.key), `${VIRTUAL_ID}/${agentKey}`), file: null });
 
 /** What a kept outcome depends on beside its inputs: the options, and how the host is given imports (`host`). */
 export const outcomeFingerprint = (options: ResolvedOptions, host: string): string =>
