@@ -15,6 +15,11 @@ export const DIAGNOSTIC_SEVERITY = {
   SCORER_INVALID_EXPORT: 'error',
   SCORER_INVALID_SAMPLING: 'error',
   CONFIG_DUPLICATE: 'error',
+  /**
+   * A warning for the default `agentsDir`, an error for one the user set (`checkOptions` puts it in
+   * `levels` as 'error', so `diagnostics: { AGENTS_DIR_MISSING: 'warn' }` still lowers it): one code,
+   * its level decided by where the folder came from.
+   */
   AGENTS_DIR_MISSING: 'warning',
   SUBAGENT_TOO_DEEP: 'warning',
   CONFIG_EXPORTS_AGENT: 'warning',

@@ -7,7 +7,14 @@ import { DIAGNOSTIC_SEVERITY, type DiagnosticCode, type Level, type Levels, type
 export interface Options {
   /** Base for relative paths. Default: Vite's `config.root`; under Rollup/Rolldown `process.cwd()`. */
   root?: string;
-  /** Folder(s) holding one folder per agent, relative to `root` or absolute. Default `'src/mastra/agents'`. */
+  /**
+   * Folder(s) holding one folder per agent, relative to `root` or absolute. Default `'src/mastra/agents'`.
+   * A folder that does not exist is reported as `AGENTS_DIR_MISSING`: when you set this option, as an
+   * error (the build fails: a path you wrote that is not there is almost always a typo); when the
+   * default folder is missing, as a warning, and the registry is empty. `diagnostics: {
+   * AGENTS_DIR_MISSING: 'warn' }` (or `'off'`) accepts a folder you set that may be absent. Either way
+   * a declaration file that exists is left as it is, not rewritten to an empty registry.
+   */
   agentsDir?: string | string[];
   /** Scorer file extensions. Default `['.ts', '.mts', '.js', '.mjs']`. */
   extensions?: string[];
@@ -131,6 +138,7 @@ export function checkOptions(input: unknown = {}): CheckedOptions {
   if (o.cache !== undefined && typeof o.cache !== 'boolean' && !isNonEmptyString(o.cache)) type('cache', 'a boolean or a folder path');
   const settings = checkDiagnostics(o.diagnostics);
 
+  const levels = levelsFor(o.strict === true, settings);
   return {
     root: o.root as string | undefined,
     agentsDir: agentsDirs as string[],
@@ -139,7 +147,7 @@ export function checkOptions(input: unknown = {}): CheckedOptions {
     dts: o.dts as boolean | string | undefined,
     manifest: o.manifest === true ? DEFAULT_MANIFEST_FILE : isString(o.manifest) ? o.manifest : null,
     strict: o.strict === true,
-    levels: levelsFor(o.strict === true, settings),
+    levels: o.agentsDir !== undefined && !Object.hasOwn(settings, 'AGENTS_DIR_MISSING') ? Object.freeze({ ...levels, AGENTS_DIR_MISSING: 'error' }) : levels,
     cache: (o.cache as boolean | string | undefined) ?? true,
   };
 }

@@ -8,14 +8,14 @@ import path from 'node:path';
 import type { Message, PartialMessage, Plugin } from 'esbuild';
 import { agentKeyOfSpecifier, agentModule, ONCE_ID, ONCE_MODULE, registryModule, VIRTUAL_ID } from '../core/codegen.js';
 import { formatDiagnostic, type Diagnostic } from '../core/codes.js';
-import { dtsFor, writeDtsFile } from '../core/dts.js';
+import { writeDtsFile } from '../core/dts.js';
 import { splitDiagnostics } from '../core/generate.js';
 import { manifestJson } from '../core/manifest.js';
 import { checkOptions, type Options, type ResolvedOptions } from '../core/options.js';
 import type { Plan } from '../core/plan.js';
 import { HELPER } from './helper-path.js';
 import { createSourceCache } from './source-cache.js';
-import { planTree, readingsFile, resolveOptions, unimportedFiles, unknownAgentError } from './tree.js';
+import { planTree, readingsFile, resolveOptions, unimportedFiles, unknownAgentError, writeDeclarations } from './tree.js';
 
 export type { Options } from '../core/options.js';
 
@@ -52,7 +52,7 @@ export function agentScorers(userOptions?: Options): Plugin {
       const currentPlan = (): Plan => {
         if (current) return current;
         current = planTree(options, sources);
-        if (options.dtsFile) writeDtsFile(options.dtsFile, dtsFor(current, options.dtsFile));
+        if (options.dtsFile) writeDeclarations(current, options.dtsFile);
         return current;
       };
 

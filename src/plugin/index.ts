@@ -18,7 +18,7 @@ import {
   resolvedAgentId,
   VIRTUAL_ID,
 } from '../core/codegen.js';
-import { dtsFor, writeDtsFile } from '../core/dts.js';
+import { writeDtsFile } from '../core/dts.js';
 import { manifestJson } from '../core/manifest.js';
 import { checkOptions, type Options, type ResolvedOptions } from '../core/options.js';
 import type { AgentPlan, Plan } from '../core/plan.js';
@@ -27,7 +27,7 @@ import { installInspector, type InspectorServer } from './inspector.js';
 import { HELPER } from './helper-path.js';
 import { loadOutcome, removeOutcome, saveOutcome, type Outcome } from './outcome-store.js';
 import { createSourceCache } from './source-cache.js';
-import { importedFiles, outcomeFingerprint, planTree, resolveOptions, storeFiles, unimportedFiles, unknownAgentError } from './tree.js';
+import { importedFiles, outcomeFingerprint, planTree, resolveOptions, storeFiles, unimportedFiles, unknownAgentError, writeDeclarations } from './tree.js';
 
 export type { Options } from '../core/options.js';
 
@@ -127,8 +127,8 @@ export function agentScorers(userOptions?: Options) {
     // A fixed problem is forgotten, so it is reported again if it comes back.
     for (const text of printed) if (!live.has(text)) printed.delete(text);
     // Rewritten only when its content changes; written again if deleted.
-    currentDts = o.dtsFile ? dtsFor(current, o.dtsFile) : null;
-    if (o.dtsFile && currentDts !== null) writeDtsFile(o.dtsFile, currentDts);
+    // Null when not written (writeDeclarations): a kept outcome then restores nothing either.
+    currentDts = o.dtsFile ? writeDeclarations(current, o.dtsFile) : null;
     return current;
   };
 
@@ -211,7 +211,7 @@ export function agentScorers(userOptions?: Options) {
         refresh: () => {
           const cached = current;
           const planned = currentPlan();
-          if (cached && o.dtsFile) writeDtsFile(o.dtsFile, dtsFor(planned, o.dtsFile));
+          if (cached && o.dtsFile) writeDeclarations(planned, o.dtsFile);
         },
       });
       // The dev inspector page at /__agent-scorers/ (inspector.ts).

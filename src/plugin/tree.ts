@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { VIRTUAL_ID } from '../core/codegen.js';
+import { dtsFor, writeDtsFile } from '../core/dts.js';
 import { formatDiagnostic, unknownAgentMessage } from '../core/codes.js';
 import { withRoot, type CheckedOptions, type ResolvedOptions } from '../core/options.js';
 import { plan, type AgentPlan, type Plan } from '../core/plan.js';
@@ -48,6 +49,19 @@ export function storeFiles(options: ResolvedOptions, hostCacheDir?: string): { r
 
 /** The readings file alone (storeFiles), for the adapters that keep no outcome. */
 export const readingsFile = (options: ResolvedOptions, hostCacheDir?: string): string | null => storeFiles(options, hostCacheDir)?.readings ?? null;
+
+/**
+ * Writes the declaration file for `planned` and returns its text, or leaves it as it is and returns
+ * null when an agents folder is missing and the file exists: a typo in `agentsDir` or a folder not
+ * yet checked out must not wipe the committed types to an empty registry (the build reports the
+ * missing folder). A missing file is written, so the types resolve.
+ */
+export function writeDeclarations(planned: Plan, file: string): string | null {
+  if (planned.missingDirs.length > 0 && fs.existsSync(file)) return null;
+  const text = dtsFor(planned, file);
+  writeDtsFile(file, text);
+  return text;
+}
 
 /** An agent's config file, by path. */
 const configPath = (agent: AgentPlan): string => `${agent.folder.path}/${agent.folder.config}`;
