@@ -71,9 +71,9 @@ describe.each(HOSTS)('first contact on %s', (host) => {
     const result = await build(host, 'warn-missing-dir', { dir });
     expect(result.code, result.output).toBe(0);
     const { resolveScorers } = await result.load();
-    const error: Error = await resolveScorers('nope').then(() => null, (e: Error) => e);
+    const error: Error | null = await resolveScorers('nope').then(() => null, (e: Error) => e);
     expect(error).toBeInstanceOf(Error);
-    expect(error.message).toBe(`[AGENT_UNKNOWN] Unknown agent "nope"; known agents: ${JSON.stringify(ODD)}, "weather".`);
+    expect(error?.message).toBe(`[AGENT_UNKNOWN] Unknown agent "nope"; known agents: ${JSON.stringify(ODD)}, "weather".`);
   });
 
   test('a build error prints our diagnostic lines with no stack trace of ours', async () => {
@@ -97,7 +97,7 @@ describe.each(HOSTS)('first contact on %s', (host) => {
     fs.writeFileSync(tone, fs.readFileSync(tone, 'utf8').replace('rate: 2', "rate: Number('2')"));
     const atRun = await build(host, 'err-invalid-sampling', { dir });
     expect(atRun.code, atRun.output).toBe(0);
-    const thrown: Error = await atRun.load().then(() => null, (e: Error) => e);
+    const thrown = await atRun.load().then(() => new Error("loaded without an error"), (e: Error) => e);
     const shownAtBuild = rule.exec(atBuild.output)?.[1];
     expect(shownAtBuild).toBe("{ type: 'ratio', rate: 2 }");
     expect(rule.exec(thrown.message)?.[1]).toBe(shownAtBuild);
