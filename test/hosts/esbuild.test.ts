@@ -192,7 +192,6 @@ await esbuild.build({ entryPoints: ['site/src/main.ts'], bundle: true, platform:
     expect(count(fallback.output, '[WARNING] [AGENTS_DIR_MISSING] agentsDir "src/mastra/agents" does not exist'), fallback.output).toBe(1);
     expect(fs.readFileSync(path.join(dir, 'src/agent-scorers.d.ts'), 'utf8')).toBe(committed);
   });
-
 });
 
 describe.each(['neutral', 'browser'] as const)('a wrangler-style bundle (platform %s, format esm)', (platform) => {
