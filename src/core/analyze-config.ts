@@ -62,44 +62,7 @@ const ABSENT: StaticSampling = Object.freeze({ kind: 'absent' });
  * null when `value` is an allowed sampling (or undefined, i.e. absent), else the problem in words.
  * Extra properties are tolerated, as at run time.
  */
-export function describeSamplingProblem(value: unknown): string | null {
-  return samplingProblem(value, (shown) => formatValue(shown, 0));
-}
-
-const MAX_FORMAT = 100;
-
-/** JS-like rendering of a plain literal value for messages, bounded in size. */
-function formatValue(value: unknown, depth: number): string {
-  const text = formatInner(value, depth);
-  return text.length > MAX_FORMAT ? `${text.slice(0, MAX_FORMAT - 3)}...` : text;
-}
-
-function formatInner(value: unknown, depth: number): string {
-  switch (typeof value) {
-    case 'string': {
-      const shown = value.length > 40 ? `${value.slice(0, 37)}...` : value;
-      return `'${shown.replace(/[\\']/g, '\\$&').replace(/\n/g, '\\n')}'`;
-    }
-    case 'number':
-      return Object.is(value, -0) ? '-0' : String(value);
-    case 'bigint':
-      return `${value}n`;
-    case 'object': {
-      if (value === null) return 'null';
-      if (depth > 2) return Array.isArray(value) ? '[...]' : '{...}';
-      if (Array.isArray(value)) return `[${value.map((item) => formatInner(item, depth + 1)).join(', ')}]`;
-      const parts = Object.keys(value).map((key) => {
-        const name = /^[A-Za-z_$][\w$]*$/.test(key) ? key : formatInner(key, depth + 1);
-        return `${name}: ${formatInner((value as Record<string, unknown>)[key], depth + 1)}`;
-      });
-      return parts.length === 0 ? '{}' : `{ ${parts.join(', ')} }`;
-    }
-    case 'function':
-      return 'a function';
-    default:
-      return String(value);
-  }
-}
+export const describeSamplingProblem = (value: unknown): string | null => samplingProblem(value);
 
 /** The sampling of an entry object literal: its `sampling` property as it will be at run time. */
 export function readSampling(entry: ObjectExpression, scope: ModuleScope): StaticSampling {

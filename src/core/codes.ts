@@ -15,6 +15,11 @@ export const DIAGNOSTIC_SEVERITY = {
   SCORER_INVALID_EXPORT: 'error',
   SCORER_INVALID_SAMPLING: 'error',
   CONFIG_DUPLICATE: 'error',
+  /**
+   * A warning for the default `agentsDir`, an error for one the user set (`checkOptions` puts it in
+   * `levels` as 'error', so `diagnostics: { AGENTS_DIR_MISSING: 'warn' }` still lowers it): one code,
+   * its level decided by where the folder came from.
+   */
   AGENTS_DIR_MISSING: 'warning',
   SUBAGENT_TOO_DEEP: 'warning',
   CONFIG_EXPORTS_AGENT: 'warning',
@@ -84,18 +89,70 @@ export function describeValue(value: unknown): string {
 }
 
 /**
+ * The one printed form of a value in a message, at build time (a literal read from the source) and at
+ * run time (the value itself) alike: JS-literal style (`{ type: 'ratio', rate: 2 }`), bounded in depth
+ * and length, so a circular or huge value cannot flood a log line.
+ */
+export function showValue(value: unknown, depth = 0): string {
+  const text = showInner(value, depth);
+  return text.length > 100 ? `${text.slice(0, 97)}...` : text;
+}
+
+function showInner(value: unknown, depth: number): string {
+  switch (typeof value) {
+    case 'string': {
+      const shown = value.length > 40 ? `${value.slice(0, 37)}...` : value;
+      return `'${shown.replace(/[\\']/g, '\\$&').replace(/\n/g, '\\n')}'`;
+    }
+    case 'number':
+      return Object.is(value, -0) ? '-0' : String(value);
+    case 'bigint':
+      return `${value}n`;
+    case 'function':
+      return 'a function';
+    case 'object': {
+      if (value === null) return 'null';
+      if (depth > 2) return Array.isArray(value) ? '[...]' : '{...}';
+      if (Array.isArray(value)) return `[${value.map((item) => showInner(item, depth + 1)).join(', ')}]`;
+      const parts = Object.keys(value).map((key) => {
+        const name = /^[A-Za-z_$][\w$]*$/.test(key) ? key : showInner(key, depth + 1);
+        let shown: string;
+        try {
+          shown = showInner((value as Record<string, unknown>)[key], depth + 1);
+        } catch {
+          shown = '(a getter that throws)';
+        }
+        return `${name}: ${shown}`;
+      });
+      return parts.length === 0 ? '{}' : `{ ${parts.join(', ')} }`;
+    }
+    default:
+      return String(value);
+  }
+}
+
+/**
  * The sampling rule, shared by the build (literal values read from config.ts) and the runtime:
  * null when `sampling` is absent (undefined) or one of the two allowed forms, else what is wrong
- * with it, the bad value rendered by the caller's `show`. Extra properties are tolerated.
+ * with it, the bad value printed by `showValue` on both sides. Extra properties are tolerated.
  */
-export function samplingProblem(sampling: unknown, show: (value: unknown) => string): string | null {
+export function samplingProblem(sampling: unknown): string | null {
   if (sampling === undefined) return null;
   const s = sampling as { type?: unknown; rate?: unknown } | null;
   if (s !== null && typeof s === 'object') {
     if (s.type === 'none') return null;
     if (s.type === 'ratio' && typeof s.rate === 'number' && s.rate >= 0 && s.rate <= 1) return null;
   }
-  return `sampling must be { type: 'none' } or { type: 'ratio', rate } with 0 <= rate <= 1; got ${show(sampling)}`;
+  return `sampling must be { type: 'none' } or { type: 'ratio', rate } with 0 <= rate <= 1; got ${showValue(sampling)}`;
+}
+
+/**
+ * AGENT_UNKNOWN, for an import of `virtual:agent-scorers/<key>` (`specifier`) at build time and for
+ * `resolveScorers(key)` at run time (no specifier): the known keys, so a typo shows at a glance.
+ */
+export function unknownAgentMessage(agent: string, known: readonly string[], specifier?: string): string {
+  const where = specifier === undefined ? '' : ` in ${q(specifier)}`;
+  return `Unknown agent ${q(agent)}${where}; known agents: ${known.map(q).join(', ') || '(none)'}.`;
 }
 
 /** Mastra's wording, kept so users recognise the warning. */

@@ -12,8 +12,12 @@ export interface Options {
    */
   root?: string;
   /**
-   * Folder(s) holding one folder per agent, relative to `root` or absolute. A folder you set that does
-   * not exist is an error; the default one missing is a warning.
+   * Folder(s) holding one folder per agent, relative to `root` or absolute.
+   * A folder that does not exist is reported as `AGENTS_DIR_MISSING`: when you set this option, as an
+   * error (the build fails: a path you wrote that is not there is almost always a typo); when the
+   * default folder is missing, as a warning, and the registry is empty. `diagnostics: {
+   * AGENTS_DIR_MISSING: 'warn' }` (or `'off'`) accepts a folder you set that may be absent. Either way
+   * a declaration file that exists is left as it is, not rewritten to an empty registry.
    * @default `'src/mastra/agents'`
    */
   agentsDir?: string | string[];
@@ -165,6 +169,7 @@ export function checkOptions(input: unknown = {}): CheckedOptions {
   const settings = checkDiagnostics(o.diagnostics);
   const inspector = checkInspector(o.inspector);
 
+  const levels = levelsFor(o.strict === true, settings);
   return {
     root: o.root as string | undefined,
     agentsDir: agentsDirs as string[],
@@ -173,7 +178,7 @@ export function checkOptions(input: unknown = {}): CheckedOptions {
     dts: o.dts as boolean | string | undefined,
     manifest: o.manifest === true ? DEFAULT_MANIFEST_FILE : isString(o.manifest) ? o.manifest : null,
     strict: o.strict === true,
-    levels: levelsFor(o.strict === true, settings),
+    levels: o.agentsDir !== undefined && !Object.hasOwn(settings, 'AGENTS_DIR_MISSING') ? Object.freeze({ ...levels, AGENTS_DIR_MISSING: 'error' }) : levels,
     cache: (o.cache as boolean | string | undefined) ?? true,
     inspector,
   };

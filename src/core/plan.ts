@@ -39,6 +39,8 @@ export interface Plan {
   diagnostics: Diagnostic[];
   manifest: Manifest;
   folders: string[];
+  /** The agents folders that do not exist (root-relative): an existing declaration file is then not rewritten. */
+  missingDirs: string[];
   /** The levels the diagnostics were reported at; the generated modules pass them to the runtime. */
   levels: Levels;
 }
@@ -134,6 +136,7 @@ export function plan(scanned: ScanResult, analysers: Analysers, levels: Levels =
     byKey: new Map(agents.map((a) => [a.folder.key, a])),
     diagnostics: reported,
     folders: scanned.folders,
+    missingDirs: scanned.missingDirs,
     manifest: { version: 1, agents: manifestAgents, diagnostics: reported.map(toManifestDiagnostic) },
     levels,
   };

@@ -47,6 +47,8 @@ export interface ScanResult {
   diagnostics: Diagnostic[];
   /** Every folder whose entries decide the result: watched for added and deleted files. */
   folders: string[];
+  /** The agents folders that do not exist, relative to root: an existing declaration file is then kept. */
+  missingDirs: string[];
 }
 
 /**
@@ -256,6 +258,7 @@ export function scan(input: ScanInput): ScanResult {
     return unique;
   };
 
+  const missingDirs: string[] = [];
   const topLevel = input.agentsDirs.map((agentsDir) => {
     const entries = list(agentsDir);
     const real = entries && fs.realpathSync(agentsDir);
@@ -265,6 +268,7 @@ export function scan(input: ScanInput): ScanResult {
 
   for (const { agentsDir, entries, real, dirs } of topLevel) {
     if (!entries) {
+      missingDirs.push(relativeTo(root, agentsDir));
       diagnostics.push(
         diagnostic('AGENTS_DIR_MISSING', null, relativeTo(root, agentsDir), `agentsDir ${q(relativeTo(root, agentsDir))} does not exist; no agents are registered from it.`),
       );
@@ -278,7 +282,7 @@ export function scan(input: ScanInput): ScanResult {
   }
 
   agents.sort((a, b) => byCodeUnit(a.key, b.key));
-  return { agents, diagnostics, folders: [...new Set(folders)].sort(byCodeUnit) };
+  return { agents, diagnostics, folders: [...new Set(folders)].sort(byCodeUnit), missingDirs };
 }
 
 /**

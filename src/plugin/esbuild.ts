@@ -2,20 +2,20 @@
  * `agent-scorers/esbuild`: the virtual modules on esbuild's own plugin API (for esbuild, tsup and
  * wrangler). Our modules live in a namespace of ours; they import scorer files and the registry
  * helper by absolute path, which esbuild resolves from the `resolveDir` we give. Diagnostics are
- * esbuild warnings and errors whose location is the file, so esbuild prints the file itself.
+ * esbuild warnings and errors in the printed form of every host, without a location (toMessage).
  */
 import path from 'node:path';
 import type { Message, PartialMessage, Plugin } from 'esbuild';
 import { agentKeyOfSpecifier, agentModule, ONCE_ID, ONCE_MODULE, registryModule, VIRTUAL_ID } from '../core/codegen.js';
 import { formatDiagnostic, type Diagnostic } from '../core/codes.js';
-import { dtsFor, writeDtsFile } from '../core/dts.js';
+import { writeDtsFile } from '../core/dts.js';
 import { splitDiagnostics } from '../core/generate.js';
 import { manifestJson } from '../core/manifest.js';
 import { checkOptions, type Options, type ResolvedOptions } from '../core/options.js';
 import type { Plan } from '../core/plan.js';
 import { HELPER } from './helper-path.js';
 import { createSourceCache } from './source-cache.js';
-import { planTree, readingsFile, resolveOptions, unimportedFiles, unknownAgentMessage } from './tree.js';
+import { planTree, readingsFile, resolveOptions, unimportedFiles, unknownAgentError, writeDeclarations } from './tree.js';
 
 export type { Options } from '../core/options.js';
 
@@ -23,8 +23,12 @@ const NAMESPACE = 'agent-scorers';
 const SPECIFIER = new RegExp(`^${VIRTUAL_ID}(/.*|:once)?$`);
 const sameFile = (file: string): string => file;
 
-// The code goes in the text, the file in the location (esbuild prints it), so neither shows twice.
-const toMessage = (d: Diagnostic): PartialMessage => ({ text: `[${d.code}] ${d.message}`, location: d.file ? { file: d.file } : null });
+/**
+ * The printed form of every host (code and file in the text) and no location: esbuild prints a
+ * location without a line as `file:0:0` under an empty code frame, and our diagnostics know the file,
+ * not a line.
+ */
+const toMessage = (d: Diagnostic): PartialMessage => ({ text: formatDiagnostic(d), location: null });
 
 export function agentScorers(userOptions?: Options): Plugin {
   const checked = checkOptions(userOptions);
@@ -52,7 +56,7 @@ export function agentScorers(userOptions?: Options): Plugin {
       const currentPlan = (): Plan => {
         if (current) return current;
         current = planTree(options, sources);
-        if (options.dtsFile) writeDtsFile(options.dtsFile, dtsFor(current, options.dtsFile));
+        if (options.dtsFile) writeDeclarations(current, options.dtsFile);
         return current;
       };
 
@@ -85,7 +89,7 @@ export function agentScorers(userOptions?: Options): Plugin {
           };
         }
         const agent = planned.byKey.get(agentKey);
-        if (!agent) return { errors: [{ text: unknownAgentMessage(planned, agentKey) }] };
+        if (!agent) return { errors: [{ text: unknownAgentError(planned, agentKey), location: null }] };
         const own = splitDiagnostics(planned.diagnostics.filter((d) => d.agent === agentKey));
         return {
           ...base,

@@ -18,7 +18,7 @@ import {
   resolvedAgentId,
   VIRTUAL_ID,
 } from '../core/codegen.js';
-import { dtsFor, writeDtsFile } from '../core/dts.js';
+import { writeDtsFile } from '../core/dts.js';
 import { manifestJson } from '../core/manifest.js';
 import { checkOptions, type Options, type ResolvedOptions } from '../core/options.js';
 import type { AgentPlan, Plan } from '../core/plan.js';
@@ -27,7 +27,7 @@ import { installInspector, type InspectorServer } from './inspector.js';
 import { HELPER } from './helper-path.js';
 import { loadOutcome, removeOutcome, saveOutcome, type Outcome } from './outcome-store.js';
 import { createSourceCache } from './source-cache.js';
-import { importedFiles, outcomeFingerprint, planTree, resolveOptions, storeFiles, unimportedFiles, unknownAgentMessage } from './tree.js';
+import { importedFiles, outcomeFingerprint, planTree, resolveOptions, storeFiles, unimportedFiles, unknownAgentError, writeDeclarations } from './tree.js';
 
 export type { Options } from '../core/options.js';
 
@@ -46,10 +46,20 @@ type Context = {
   /** Vite only: the environment being built. */
   environment?: unknown;
   warn: (message: string) => void;
-  error: (message: string) => never;
+  error: (error: { message: string; stack: string }) => never;
   addWatchFile: (id: string) => void;
   emitFile: (file: { type: 'asset'; fileName: string; source: string }) => string;
 };
+
+/**
+ * Stops the build with our diagnostic lines and no stack trace: a stack of our own frames says nothing
+ * the lines do not. Rollup and Rolldown copy the object's fields onto their error, and every host prints
+ * a stack only when there is one (Rollup's and Rolldown's CLIs, Vite 7's `e.stack` after Vite puts the
+ * message in front of it, Rolldown's summary inside Vite 8's), so an empty `stack` leaves the lines alone.
+ */
+function fail(ctx: Pick<Context, 'error'>, message: string): never {
+  return ctx.error({ message, stack: '' });
+}
 
 /**
  * The Vite app build in progress: its environments and the warnings already printed in it. Kept on
@@ -117,8 +127,8 @@ export function agentScorers(userOptions?: Options) {
     // A fixed problem is forgotten, so it is reported again if it comes back.
     for (const text of printed) if (!live.has(text)) printed.delete(text);
     // Rewritten only when its content changes; written again if deleted.
-    currentDts = o.dtsFile ? dtsFor(current, o.dtsFile) : null;
-    if (o.dtsFile && currentDts !== null) writeDtsFile(o.dtsFile, currentDts);
+    // Null when not written (writeDeclarations): a kept outcome then restores nothing either.
+    currentDts = o.dtsFile ? writeDeclarations(current, o.dtsFile) : null;
     return current;
   };
 
@@ -132,7 +142,7 @@ export function agentScorers(userOptions?: Options) {
     // other way round) in the same build: Rolldown collects every module's errors and would print it twice.
     const errors = errorScope.filter((d) => d.severity === 'error').map(formatDiagnostic).filter((text) => serving || !raised.has(text));
     if (!serving) for (const text of errors) raised.add(text);
-    if (errors.length > 0) ctx.error(errors.join('\n'));
+    if (errors.length > 0) fail(ctx, errors.join('\n'));
     const app = appBuildState[APP_BUILD];
     const seen = app && ctx.environment && app.environments.has(ctx.environment) ? app.printed : printed;
     for (const d of scope) {
@@ -201,7 +211,7 @@ export function agentScorers(userOptions?: Options) {
         refresh: () => {
           const cached = current;
           const planned = currentPlan();
-          if (cached && o.dtsFile) writeDtsFile(o.dtsFile, dtsFor(planned, o.dtsFile));
+          if (cached && o.dtsFile) writeDeclarations(planned, o.dtsFile);
         },
       });
       // The dev inspector page at /__agent-scorers/ (inspector.ts), unless `inspector: false`.
@@ -294,7 +304,7 @@ export function agentScorers(userOptions?: Options) {
           return { code, moduleType: 'js', map: NO_MAP };
         }
         const agent = planned.byKey.get(agentKey);
-        if (!agent) this.error(unknownAgentMessage(planned, agentKey));
+        if (!agent) fail(this, unknownAgentError(planned, agentKey));
         report(this, planned.diagnostics.filter((d) => d.agent === agentKey));
         useAgentFiles(this, agent);
         // In a build the registry module holds this agent too: both build its record once.

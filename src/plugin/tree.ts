@@ -7,6 +7,8 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { VIRTUAL_ID } from '../core/codegen.js';
+import { dtsFor, writeDtsFile } from '../core/dts.js';
+import { formatDiagnostic, unknownAgentMessage } from '../core/codes.js';
 import { withRoot, type CheckedOptions, type ResolvedOptions } from '../core/options.js';
 import { plan, type AgentPlan, type Plan } from '../core/plan.js';
 import { relativeTo, scan } from '../core/scan.js';
@@ -48,6 +50,19 @@ export function storeFiles(options: ResolvedOptions, hostCacheDir?: string): { r
 /** The readings file alone (storeFiles), for the adapters that keep no outcome. */
 export const readingsFile = (options: ResolvedOptions, hostCacheDir?: string): string | null => storeFiles(options, hostCacheDir)?.readings ?? null;
 
+/**
+ * Writes the declaration file for `planned` and returns its text, or leaves it as it is and returns
+ * null when an agents folder is missing and the file exists: a typo in `agentsDir` or a folder not
+ * yet checked out must not wipe the committed types to an empty registry (the build reports the
+ * missing folder). A missing file is written, so the types resolve.
+ */
+export function writeDeclarations(planned: Plan, file: string): string | null {
+  if (planned.missingDirs.length > 0 && fs.existsSync(file)) return null;
+  const text = dtsFor(planned, file);
+  writeDtsFile(file, text);
+  return text;
+}
+
 /** An agent's config file, by path. */
 const configPath = (agent: AgentPlan): string => `${agent.folder.path}/${agent.folder.config}`;
 
@@ -67,11 +82,9 @@ export const unimportedFiles = (agent: AgentPlan): string[] => [
   ...(agent.folder.config ? [configPath(agent)] : []),
 ];
 
-/** `virtual:agent-scorers/<key>` for a key the plan does not have. */
-export function unknownAgentMessage(planned: Plan, agentKey: string): string {
-  const known = planned.agents.map((a) => JSON.stringify(a.folder.key)).join(', ') || '(none)';
-  return `Unknown agent ${JSON.stringify(agentKey)} in "${VIRTUAL_ID}/${agentKey}"; known agents: ${known}.`;
-}
+/** AGENT_UNKNOWN: `virtual:agent-scorers/<key>` for a key the plan does not have, as printed. */
+export const unknownAgentError = (planned: Plan, agentKey: string): string =>
+  formatDiagnostic({ code: 'AGENT_UNKNOWN', message: unknownAgentMessage(agentKey, planned.agents.map((a) => a.folder.key), `${VIRTUAL_ID}/${agentKey}`), file: null });
 
 /** What a kept outcome depends on beside its inputs: the options, and how the host is given imports (`host`). */
 export const outcomeFingerprint = (options: ResolvedOptions, host: string): string =>

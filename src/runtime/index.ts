@@ -29,6 +29,7 @@ export {
 export type {
   Register,
   MastraCompatible,
+  AddAgentScorersMastraToTsconfigTypes,
   ScorerConfig,
   ScorerJudgeConfig,
   ScorerType,

@@ -133,7 +133,9 @@ type AiModule = typeof import('ai');
 let aiModule: Promise<AiModule> | undefined;
 
 async function loadAi(reason: string): Promise<AiModule> {
-  aiModule ??= import('ai').catch((error: unknown) => {
+  // `ai` is optional: Turbopack resolves a plain import('ai') at build time, so an app without it
+  // failed `next build` even though this line never ran. The comments leave it to run time.
+  aiModule ??= import(/* webpackIgnore: true */ /* turbopackIgnore: true */ 'ai').catch((error: unknown) => {
     aiModule = undefined;
     throw new Error(
       `agent-scorers: ${reason} needs the optional peer dependency "ai" (the Vercel AI SDK, version 6 or 7). ` +

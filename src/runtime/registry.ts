@@ -14,6 +14,7 @@ import {
   notARecordMessage,
   q,
   samplingProblem as samplingRule,
+  unknownAgentMessage,
   type DiagnosticCode,
   type Levels,
 } from '../core/codes.js';
@@ -57,19 +58,7 @@ export function isScorerEntry(value: unknown): value is ScorerEntry {
 }
 
 /** null when `sampling` is absent or one of the two allowed forms; else what is wrong with it. */
-export function samplingProblem(sampling: unknown): string | null {
-  return samplingRule(sampling, show);
-}
-
-function show(value: unknown): string {
-  try {
-    const text = JSON.stringify(value);
-    if (text !== undefined) return text.length > 80 ? `${text.slice(0, 77)}...` : text;
-  } catch {
-    // circular or BigInt: fall through to the type name
-  }
-  return typeof value === 'function' ? 'a function' : String(value);
-}
+export const samplingProblem = (sampling: unknown): string | null => samplingRule(sampling);
 
 export class ScorerRegistryError extends Error {
   constructor(
@@ -351,8 +340,7 @@ function emptyRequestContext() {
 export function createResolver(registry: Readonly<Record<string, ResolvedScorers>>) {
   return async function resolveScorers(agentKey: string, options: { requestContext?: unknown } = {}): Promise<ScorerRecord> {
     if (!own(registry, agentKey)) {
-      const known = Object.keys(registry).map(q).join(', ') || '(none)';
-      throw new Error(`agent-scorers: unknown agent ${q(agentKey)}; known agents: ${known}.`);
+      throw new ScorerRegistryError('AGENT_UNKNOWN', unknownAgentMessage(agentKey, Object.keys(registry)), null);
     }
     const value = registry[agentKey];
     if (typeof value !== 'function') return value;

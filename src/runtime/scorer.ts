@@ -219,8 +219,23 @@ export interface Register {}
  * registers. `steps` is private there and public here, and an intersection with such a conflict is
  * `never`, so it is left out of the intersection (it is still there at run time).
  */
-export type MastraCompatible<S> = Register extends { mastraScorer: infer M } ? Omit<S, 'steps'> & M : S;
+export type MastraCompatible<S> = Register extends { mastraScorer: infer M } ? Omit<S, 'steps'> & M : S & AddAgentScorersMastraToTsconfigTypes;
 
+/**
+ * Without `agent-scorers/mastra`, this package's scorers do not fit Mastra's types (`new Agent({ scorers
+ * })` fails with TS2322/TS2740, "missing the following properties from type 'MastraScorer'..."). This
+ * empty interface has no members and no effect; its name is in that message, so it points at the fix:
+ * add `"agent-scorers/mastra"` to `compilerOptions.types` (or `import type {} from 'agent-scorers/mastra'`).
+ */
+export interface AddAgentScorersMastraToTsconfigTypes {}
+
+/**
+ * A scorer of this package: `createScorer(...)` and its steps, `createAnswerRelevancyScorer(...)`.
+ * To pass one to Mastra's typed APIs (`new Agent({ scorers })`, Mastra's `runEvals`), add
+ * `"agent-scorers/mastra"` to `compilerOptions.types`: without it TypeScript reports TS2322/TS2740,
+ * "Type 'Scorer<...> & AddAgentScorersMastraToTsconfigTypes' is missing the following properties
+ * from type 'MastraScorer<...>': #private, ...".
+ */
 export class Scorer<TId extends string = string, TInput = any, TOutput = any> {
   readonly config: Readonly<ScorerConfig<TId>>;
   readonly steps: readonly StoredStep[];
@@ -503,7 +518,8 @@ function describeValue(value: unknown): string {
 
 /**
  * Creates a scorer builder. Each of `.preprocess`, `.analyze`, `.generateScore`, `.generateReason`
- * returns a new scorer; the original is never modified.
+ * returns a new scorer; the original is never modified. For Mastra's typed APIs (`new Agent({ scorers
+ * })`), add `"agent-scorers/mastra"` to `compilerOptions.types` (see `Scorer`).
  */
 export function createScorer<TId extends string = string, TInput = any, TOutput = any>(
   config: ScorerConfig<TId>,

@@ -16,7 +16,8 @@ type Host = 'vite8' | 'vite7' | 'rollup' | 'rolldown';
 
 /** A warning every build of the fixture gives (a second agentsDir that does not exist). */
 const MISSING = '[AGENTS_DIR_MISSING] agentsDir "src/missing" does not exist; no agents are registered from it. (src/missing)';
-const PLUGIN_OPTIONS = { dts: false, agentsDir: ['src/mastra/agents', 'src/missing'] };
+// Set explicitly, a missing folder is an error unless `diagnostics` lowers it.
+const PLUGIN_OPTIONS = { dts: false, agentsDir: ['src/mastra/agents', 'src/missing'], diagnostics: { AGENTS_DIR_MISSING: 'warn' } };
 
 interface Watcher {
   on(event: 'event', listener: (e: { code: string; result?: { close(): unknown }; error?: unknown }) => void): unknown;

@@ -172,7 +172,8 @@ export default options;
   test('flags win over the config file; a bad option in it exits 2 naming it', async () => {
     const dir = prepareConfig('gen-config-flags');
     const flagged = await generate(dir, ['--agents-dir', 'nowhere']);
-    expect(flagged.code, flagged.output).toBe(0);
+    // A folder set explicitly that does not exist is an error (exit 1).
+    expect(flagged.code, flagged.output).toBe(1);
     expect(flagged.output).toContain('[AGENTS_DIR_MISSING] agentsDir "nowhere" does not exist');
     write(dir, 'agent-scorers.config.ts', `export default { agentDir: 'agents' };\n`);
     const bad = await generate(dir);

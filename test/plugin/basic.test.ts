@@ -80,7 +80,7 @@ describe.each(HOSTS)('basic fixture on %s', (host) => {
     expect(Object.keys(news)).toEqual(['fresh']);
     expect(news.fresh.scorer.id).toBe('fresh-de');
     expect(await m.resolveScorers('weather')).toBe(m.registry.weather);
-    await expect(m.resolveScorers('nope')).rejects.toThrow(/unknown agent "nope"; known agents: "empty", "news", "support", "weather"/);
+    await expect(m.resolveScorers('nope')).rejects.toThrow(/^\[AGENT_UNKNOWN\] Unknown agent "nope"; known agents: "empty", "news", "support", "weather"/);
   });
 
   test('overridden and ignored files are not in the bundle', () => {

@@ -83,7 +83,7 @@ describe.each(HOSTS)('diagnostics on %s', (host) => {
     const result = await build(host, 'err-runtime-sampling');
     expect(result.code, result.output).toBe(0);
     await expect(result.load()).rejects.toThrow(
-      `[SCORER_INVALID_SAMPLING] Agent "weather": scorer "tone": ${SAMPLING_RULE}; got {"type":"ratio","rate":3}. (${W}/scorers/tone.ts)`,
+      `[SCORER_INVALID_SAMPLING] Agent "weather": scorer "tone": ${SAMPLING_RULE}; got { type: 'ratio', rate: 3 }. (${W}/scorers/tone.ts)`,
     );
   });
 
@@ -95,8 +95,10 @@ describe.each(HOSTS)('diagnostics on %s', (host) => {
     expect(Object.keys((await result.load()).registry.weather)).toEqual(['Tone', 'tone']);
   });
 
-  test('a missing agentsDir warns once and the others still register', async () => {
-    const result = await build(host, 'warn-missing-dir', { pluginOptions: `{ dts: false, agentsDir: ['src/mastra/agents', 'src/other/agents'] }` });
+  test("a missing agentsDir set with diagnostics 'warn' warns once and the others still register", async () => {
+    const result = await build(host, 'warn-missing-dir', {
+      pluginOptions: `{ dts: false, agentsDir: ['src/mastra/agents', 'src/other/agents'], diagnostics: { AGENTS_DIR_MISSING: 'warn' } }`,
+    });
     expect(result.code, result.output).toBe(0);
     const text = '[AGENTS_DIR_MISSING] agentsDir "src/other/agents" does not exist; no agents are registered from it. (src/other/agents)';
     expect(count(result.output, text)).toBe(1);

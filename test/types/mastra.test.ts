@@ -82,10 +82,10 @@ describe('the declaration file of a Mastra project', () => {
     expect(output.match(/error TS/g)).toHaveLength(4);
   });
 
-  test('control: without agent-scorers/mastra, this package’s scorers do not fit Mastra’s types (TS2740, TS2769)', async () => {
+  test('control: without agent-scorers/mastra, this package’s scorers do not fit Mastra’s types (TS2740, TS2769), and the message names the fix', async () => {
     const { code, output } = await tsc('tsconfig.nobridge.json');
     expect(code).not.toBe(0);
-    expect(output).toContain(`src/use-own.ts(19,26): error TS2740: Type 'Scorer<"mentions", any, any>' is missing the following properties from type 'MastraScorer<any, any, any, any>': #private`);
+    expect(output).toContain(`src/use-own.ts(19,26): error TS2740: Type 'Scorer<"mentions", any, any> & AddAgentScorersMastraToTsconfigTypes' is missing the following properties from type 'MastraScorer<any, any, any, any>': #private`);
     expect(output).toContain('src/use-own.ts(25,73): error TS2769: No overload matches this call.');
   });
 
