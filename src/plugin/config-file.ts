@@ -52,7 +52,8 @@ export async function loadConfigFile(file: string): Promise<unknown> {
   } catch (error) {
     if (error instanceof FileError) throw error;
     const message = error instanceof Error ? error.message : String(error);
-    throw new FileError('load', file, `it threw: ${firstLine(message) || (error instanceof Error ? error.name : 'an empty error')}`, { cause: error });
+    const name = error instanceof Error ? error.name : typeof error;
+    throw new FileError('load', file, `it threw ${name}${firstLine(message) ? `: ${firstLine(message)}` : ''}`, { cause: error });
   } finally {
     clearTimeout(timer);
   }

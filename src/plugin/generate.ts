@@ -119,7 +119,8 @@ export function createGenerator(input: GeneratorInput) {
    */
   function watch({ persistent = true }: { /** Keep the process alive (the CLI); off inside a host that has its own server. */ persistent?: boolean } = {}): {
     close(): void;
-    ready: GenerationResult;
+    /** The first generation; null when it failed on a file it could not read (only without `persistent`). */
+    ready: GenerationResult | null;
   } {
     sources.setCaching(true);
     /** Folder → its watcher and the folder's inode: a folder deleted and made again needs a new watcher. */
@@ -178,17 +179,24 @@ export function createGenerator(input: GeneratorInput) {
       }
     }
 
-    const ready = run();
+    let ready: GenerationResult;
+    try {
+      ready = run();
+    } catch (error) {
+      // In a dev server the tree is fixed while it runs: say what is wrong, watch the agents folders, retry on a change.
+      if (persistent) throw error;
+      log.error(failureLine(error, root));
+      rearm(options.agentsDirs);
+      return { ready: null, close };
+    }
     rearm(ready.plan.folders);
-    return {
-      ready,
-      close() {
-        closed = true;
-        clearTimeout(timer);
-        for (const { watcher } of watchers.values()) watcher.close();
-        watchers.clear();
-      },
-    };
+    function close(): void {
+      closed = true;
+      clearTimeout(timer);
+      for (const { watcher } of watchers.values()) watcher.close();
+      watchers.clear();
+    }
+    return { ready, close };
   }
 
   return { root, outFile, run, watch };

@@ -86,7 +86,12 @@ function removeStaleTemps(dir: string, base: string): void {
   const pattern = tempPattern(base);
   for (const name of names) {
     const match = pattern.exec(name);
-    if (match && !isAlive(Number(match[1]))) fs.rmSync(path.join(dir, name), { force: true });
+    if (!match || isAlive(Number(match[1]))) continue;
+    try {
+      fs.rmSync(path.join(dir, name), { force: true });
+    } catch {
+      // a folder we may not write: the write below says so
+    }
   }
 }
 
@@ -95,6 +100,9 @@ function removeStaleTemps(dir: string, base: string): void {
  * FileError naming the file (or its folder) on any failure, after removing its temporary file.
  */
 export function replaceFile(file: string, content: string): boolean {
+  const dir = path.dirname(file);
+  const base = path.basename(file);
+  removeStaleTemps(dir, base);
   let existing: string | null = null;
   try {
     existing = fs.readFileSync(file, 'utf8');
@@ -104,14 +112,11 @@ export function replaceFile(file: string, content: string): boolean {
     if (code !== 'ENOENT') throw asFileError(error, 'read', file);
   }
   if (existing === content) return false;
-  const dir = path.dirname(file);
-  const base = path.basename(file);
   try {
     fs.mkdirSync(dir, { recursive: true });
   } catch (error) {
     throw asFileError(error, 'write', dir);
   }
-  removeStaleTemps(dir, base);
   const temp = path.join(dir, `.${base}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.tmp`);
   try {
     fs.writeFileSync(temp, content, { flag: 'wx' });
