@@ -29,7 +29,11 @@ Options:
   --manifest FILE|true   also write the manifest JSON beside the module
   --strict               treat every warning as an error (except codes set by --diagnostics)
   --diagnostics CODE=L   a warning code's level: off, warn or error; repeat for several
-  --help, -h             show this help`;
+  --help, -h             show this help
+
+Exit codes: 0 written or up to date, 1 the tree has errors (listed above it),
+2 anything else (a bad flag, a config file that throws or has not loaded after 30 s,
+a file or folder that cannot be read or written).`;
 
 const FLAGS = {
   watch: { type: 'boolean', short: 'w' },
