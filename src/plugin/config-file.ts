@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { syntaxProblem, type SyntaxProblem } from '../core/ast.js';
 import { defaultReadingsFolder } from './reading-store.js';
 import { errnoOf, FileError, reasonOf } from './write-file.js';
 
@@ -52,11 +53,36 @@ export async function loadConfigFile(file: string): Promise<unknown> {
   } catch (error) {
     if (error instanceof FileError) throw error;
     const message = error instanceof Error ? error.message : String(error);
+    const where = syntaxLocation(error, file);
+    if (where) throw new FileError('load', file, `${where}: ${firstLine(message)}`, { cause: error });
     const name = error instanceof Error ? error.name : typeof error;
     throw new FileError('load', file, `it threw ${name}${firstLine(message) ? `: ${firstLine(message)}` : ''}`, { cause: error });
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * `file:line:column` of a SyntaxError Node raised while parsing a module, in the form esbuild prints on
+ * Node 20. Node's TypeScript stripping starts the stack with `path:line`, the source line and a caret
+ * under the column; for JavaScript, oxc-parser finds the place in the config's own source.
+ */
+function syntaxLocation(error: unknown, file: string): string | null {
+  if (!(error instanceof SyntaxError) || typeof error.stack !== 'string') return null;
+  const [head, , caret] = error.stack.split('\n');
+  const at = /^(?:file:\/\/)?(\/.*|[A-Za-z]:\\.*):(\d+)$/.exec(head ?? '');
+  if (!at) {
+    // V8 gives a JavaScript module's parse error no place: find it in the config's own source, if it is there.
+    let problem: SyntaxProblem | null = null;
+    try {
+      problem = syntaxProblem(fs.readFileSync(file, 'utf8'), file);
+    } catch {
+      // unreadable now, or no parser: the message alone
+    }
+    return problem && `${path.relative(process.cwd(), file) || file}:${problem.line}:${problem.column}`;
+  }
+  const column = caret !== undefined && /^\s*\^/.test(caret) ? caret.indexOf('^') + 1 : null;
+  return `${path.relative(process.cwd(), at[1]) || at[1]}:${at[2]}${column ? `:${column}` : ''}`;
 }
 
 async function importDefault(file: string): Promise<unknown> {

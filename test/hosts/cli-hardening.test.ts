@@ -128,11 +128,23 @@ describe('config files that fail', () => {
     expect(failureLines(result.output)).toEqual(['agent-scorers: cannot load agent-scorers.config.mjs: it threw Error: no API key in "env"']);
   });
 
-  test('a TypeScript config that does not parse (Node 20, compiled by esbuild): the file, line and column', async () => {
-    const dir = withConfig('config-syntax', `export default { agentsDir: 'x' +, };\n`, 'agent-scorers.config.ts');
+  // The message is the parser's (esbuild on Node 20, Node's own TypeScript stripping on 24, V8 for
+  // JavaScript); the place is always the config's file, line and column.
+  test.each(['agent-scorers.config.ts', 'agent-scorers.config.mjs'])('a config that does not parse (%s): the file, line and column', async (file) => {
+    const dir = withConfig('config-syntax', `export default { agentsDir: 'x' +, };\n`, file);
     const result = await generate(dir);
     expect(result.code, result.output).toBe(2);
-    expect(failureLines(result.output)).toEqual(['agent-scorers: cannot load agent-scorers.config.ts: agent-scorers.config.ts:1:34: Unexpected ","']);
+    const lines = failureLines(result.output);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(new RegExp(`^agent-scorers: cannot load ${file}: ${file}:1:34: \\S`));
+  });
+
+  test('a config that throws a SyntaxError of its own is a throw, not a parse error', async () => {
+    const dir = withConfig('config-throws-syntax', `JSON.parse('{');\nexport default {};\n`);
+    const result = await generate(dir);
+    expect(result.code, result.output).toBe(2);
+    expect(failureLines(result.output)).toHaveLength(1);
+    expect(failureLines(result.output)[0]).toMatch(/^agent-scorers: cannot load agent-scorers\.config\.mjs: it threw SyntaxError: /);
   });
 
   test.each([
