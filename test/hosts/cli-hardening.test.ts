@@ -9,7 +9,7 @@ import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test } from 'vitest';
 import { count, DIST, poll, prepare, run } from '../helpers/hosts.js';
 
 const BIN = path.join(DIST, 'plugin/bin.js');
@@ -42,9 +42,26 @@ function listing(dir: string, prefix = ''): string[] {
   return found.sort();
 }
 
+/** Folders of ours under the system temp folder, removed at the end. */
+const made: string[] = [];
+afterAll(() => {
+  for (const dir of made) {
+    try {
+      fs.rmSync(dir, { recursive: true, force: true });
+    } catch {
+      // a mode a failed test left: the system cleans its temp folder
+    }
+  }
+});
+const tempFolder = (name: string): string => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `agent-scorers-${name}-`));
+  made.push(dir);
+  return dir;
+};
+
 /** A small tree in a folder of its own under the system temp folder, readable by everyone. */
 function smallTree(name: string): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `agent-scorers-${name}-`));
+  const dir = tempFolder(name);
   fs.chmodSync(dir, 0o755);
   write(dir, 'src/mastra/agents/weather/scorers/tone.ts', scorer('weather:tone'));
   write(dir, 'src/mastra/agents/weather/config.ts', `export default { scorers: {} };\n`);
@@ -280,7 +297,7 @@ describe('atomic writes', () => {
   });
 
   test('SIGKILL at random moments over 300 agents x 5 scorers: each file is whole (old or new), and the next run repairs the set', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-scorers-kill-'));
+    const dir = tempFolder('kill');
     for (let a = 0; a < 300; a++) {
       for (let s = 0; s < 5; s++) write(dir, `src/mastra/agents/agent${a}/scorers/s${s}.ts`, scorer(`agent${a}:s${s}`));
     }
