@@ -103,6 +103,29 @@ export class ParserUnavailable extends Error {
   }
 }
 
+/** Where a source does not parse: oxc-parser's first error, with a 1-based line and column (UTF-16 units, as editors count). */
+export interface SyntaxProblem {
+  message: string;
+  line: number;
+  column: number;
+}
+
+/**
+ * The first syntax error in `source`, or null when it parses: for hosts where no bundler parses the
+ * file after us (`agent-scorers generate`, Next.js), which would otherwise report nothing.
+ */
+export function syntaxProblem(source: string, filename: string): SyntaxProblem | null {
+  const { parseSync, options } = parser();
+  const result = parseSync(filename, source, { lang: langOf(filename), sourceType: 'module', astType: 'js', ...options });
+  const error = result.errors.find((e) => (e.severity as string) === 'Error');
+  if (error === undefined) return null;
+  const offset = Math.min(error.labels[0]?.start ?? 0, source.length);
+  const before = source.slice(0, offset);
+  const lineStart = Math.max(before.lastIndexOf('\n'), before.lastIndexOf('\r')) + 1;
+  const line = (before.match(/\r\n|\r|\n/g)?.length ?? 0) + 1;
+  return { message: error.message, line, column: offset - lineStart + 1 };
+}
+
 function parseText(text: string, source: string, filename: string, lang: ParserLang, partial: boolean): ModuleScope | null {
   // The 'js' AST shape still carries TS expression nodes but skips type fields we never read,
   // which makes the (dominant) JSON deserialisation noticeably cheaper.

@@ -56,6 +56,9 @@ export interface Diagnostic {
   agent: string | null;
   /** Path relative to `root`, POSIX. */
   file: string | null;
+  /** Where in `file`, 1-based, when known (SCORER_SYNTAX_ERROR): printed as `file:line:column`. */
+  line?: number;
+  column?: number;
   /** The human sentence, without code or file (those are added by `formatDiagnostic`). */
   message: string;
 }
@@ -179,5 +182,5 @@ export const agentConfigMessage = (agent: string, configName: string, scorersDir
  * The one printed form of a diagnostic, used by the build, the dev server and the runtime:
  * hosts drop a warning's `code` field and Vite 8 drops its `id`, so both go into the text.
  */
-export const formatDiagnostic = (d: Pick<Diagnostic, 'code' | 'message' | 'file'>): string =>
-  `[${d.code}] ${d.message}${d.file ? ` (${d.file})` : ''}`;
+export const formatDiagnostic = (d: Pick<Diagnostic, 'code' | 'message' | 'file' | 'line' | 'column'>): string =>
+  `[${d.code}] ${d.message}${d.file ? ` (${d.file}${d.line ? `:${d.line}:${d.column ?? 1}` : ''})` : ''}`;

@@ -5,11 +5,12 @@
  */
 import path from 'node:path';
 import { registryModule } from './codegen.js';
-import type { Diagnostic } from './codes.js';
+import type { SyntaxProblem } from './ast.js';
+import { q, type Diagnostic } from './codes.js';
 import { dtsAgents, generateDts, isAgentExportName } from './dts.js';
 import { manifestJson } from './manifest.js';
 import type { Plan } from './plan.js';
-import { toPosix } from './scan.js';
+import { diagnostic, toPosix } from './scan.js';
 
 /**
  * The public entry the generated file imports its helper from: the registry helper alone (no model
@@ -89,4 +90,30 @@ export function generateFiles(planned: Plan, targets: GenerateTargets): Generate
  */
 export function splitDiagnostics(diagnostics: readonly Diagnostic[]): { errors: Diagnostic[]; warnings: Diagnostic[] } {
   return { errors: diagnostics.filter((d) => d.severity === 'error'), warnings: diagnostics.filter((d) => d.severity !== 'error') };
+}
+
+/**
+ * SCORER_SYNTAX_ERROR for each file the generated module imports (and each agent config, which is
+ * always read) that does not parse. No bundler runs between `generate` and Node, Bun or Next's own
+ * loaders, so without this a broken file would be written into the registry and fail far from here.
+ * `check` returns a file's first syntax problem (the caller reads and memoises).
+ */
+export function syntaxDiagnostics(planned: Plan, check: (absolutePath: string) => SyntaxProblem | null): Diagnostic[] {
+  const found: Diagnostic[] = [];
+  for (const agent of planned.agents) {
+    const { key, dir, path: folder, config } = agent.folder;
+    const files: Array<[absolute: string, shown: string, what: string]> = [];
+    if (config) files.push([`${folder}/${config}`, config, config]);
+    for (const file of agent.files) if (file.imported) files.push([file.path, `scorers/${file.name}`, `scorer ${q(file.key)}`]);
+    for (const [absolute, name, what] of files) {
+      const problem = check(absolute);
+      if (problem === null) continue;
+      found.push({
+        ...diagnostic('SCORER_SYNTAX_ERROR', key, `${dir}${name}`, `Agent ${q(key)}: ${what} does not parse: ${problem.message}.`),
+        line: problem.line,
+        column: problem.column,
+      });
+    }
+  }
+  return found;
 }

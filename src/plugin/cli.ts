@@ -1,13 +1,16 @@
 /**
  * `agent-scorers generate [--watch] [--root DIR] [--out FILE] [--config FILE]` and the plugin's
  * other options as flags. Flags win over `agent-scorers.config.*`, which wins over the defaults.
- * Exit codes: 0 written or up to date, 1 diagnostics with errors, 2 bad usage or config.
+ * Exit codes: 0 written or up to date, 1 diagnostics with errors, 2 anything else (bad usage, a config
+ * that throws or never settles, a file or folder that cannot be read or written): then one line that
+ * names the path and the reason, never a stack trace.
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { checkOptions, type CheckedOptions } from '../core/options.js';
 import { findConfigFile, loadConfigFile } from './config-file.js';
 import { consoleLog, createGenerator, type Log } from './generate.js';
+import { failureLine, FileError } from './write-file.js';
 
 const USAGE = `Usage: agent-scorers generate [options]
        agent-scorers report <result.json> [--out DIR]   (HTML and JUnit reports of an eval run)
@@ -27,7 +30,11 @@ Options:
   --manifest FILE|true   also write the manifest JSON beside the module
   --strict               treat every warning as an error (except codes set by --diagnostics)
   --diagnostics CODE=L   a warning code's level: off, warn or error; repeat for several
-  --help, -h             show this help`;
+  --help, -h             show this help
+
+Exit codes: 0 written or up to date, 1 the tree has errors (listed above it),
+2 anything else (a bad flag, a config file that throws or has not loaded after 30 s,
+a file or folder that cannot be read or written).`;
 
 const FLAGS = {
   watch: { type: 'boolean', short: 'w' },
@@ -55,9 +62,15 @@ async function readOptions(values: ReturnType<typeof parse>['values'], cwd: stri
   if (configFile) {
     const loaded = await loadConfigFile(configFile);
     if (loaded === null || typeof loaded !== 'object' || Array.isArray(loaded)) {
-      throw new Error(`agent-scorers: ${configFile} must export default an options object.`);
+      throw new FileError('load', configFile, 'its default export must be an options object');
     }
     fromFile = { ...(loaded as Record<string, unknown>) };
+    try {
+      checkOptions(fromFile);
+    } catch (error) {
+      // Named by its file, so the user knows which of the two sources to fix.
+      throw new FileError('load', configFile, (error as Error).message.replace(/^agent-scorers: /, ''));
+    }
     if (typeof fromFile.root === 'string') fromFile.root = path.resolve(path.dirname(configFile), fromFile.root);
   }
   const flags: Record<string, unknown> = {
@@ -107,17 +120,17 @@ export async function main(argv: string[], { cwd = process.cwd(), log = consoleL
     log.error(`agent-scorers: ${positionals.length === 0 ? 'no command given' : `unknown command ${JSON.stringify(positionals.join(' '))}`}.\n\n${USAGE}`);
     return 2;
   }
-  let generator: ReturnType<typeof createGenerator>;
+  let watching: ReturnType<ReturnType<typeof createGenerator>['watch']>;
   try {
     const { options, hostRoot } = await readOptions(values, cwd);
-    generator = createGenerator({ options, hostRoot, outFile: values.out && path.resolve(cwd, values.out), log });
+    const generator = createGenerator({ options, hostRoot, outFile: values.out && path.resolve(cwd, values.out), log });
+    if (!values.watch) return generator.run().ok ? 0 : 1;
+    watching = generator.watch();
   } catch (error) {
-    log.error((error as Error).message);
+    log.error(failureLine(error, cwd));
     return 2;
   }
-  if (!values.watch) return generator.run().ok ? 0 : 1;
 
-  const watching = generator.watch();
   log.info('[agent-scorers] watching for changes (Ctrl-C to stop)');
   return new Promise((resolve) => {
     const stop = () => {

@@ -1,18 +1,22 @@
 /**
  * Writes the generated registry file (SPEC section 11) and keeps it current: the impure side of
  * `core/generate.ts`, shared by the CLI and the Next.js wrapper. Files are rewritten only when their
- * content changes; a generation with errors writes nothing, so the previous files stay in place.
+ * content changes, each replaced atomically (write-file.ts); a generation with errors writes nothing,
+ * so the previous files stay in place. A file or folder that cannot be read or written throws a
+ * FileError naming it.
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { syntaxProblem, type SyntaxProblem } from '../core/ast.js';
 import { formatDiagnostic, type Diagnostic } from '../core/codes.js';
-import { writeDtsFile } from '../core/dts.js';
-import { declarationFileOf, defaultOutFile, generateFiles, splitDiagnostics } from '../core/generate.js';
+import { declarationFileOf, defaultOutFile, generateFiles, splitDiagnostics, syntaxDiagnostics } from '../core/generate.js';
 import type { CheckedOptions, ResolvedOptions } from '../core/options.js';
 import type { Plan } from '../core/plan.js';
 import { relativeTo } from '../core/scan.js';
 import { createSourceCache } from './source-cache.js';
+import { fileStamp } from './reading-store.js';
 import { planTree, readingsFile, resolveOptions } from './tree.js';
+import { asFileError, failureLine, replaceFile } from './write-file.js';
 
 export interface Log {
   info(text: string): void;
@@ -56,6 +60,16 @@ export function createGenerator(input: GeneratorInput) {
   const sources = createSourceCache();
   sources.setCaching(false);
   sources.setStore(readingsFile(options), root);
+  /** Syntax checks by file and stamp, so a watch rescan parses only what changed. */
+  const syntaxChecked = new Map<string, { stamp: string; problem: SyntaxProblem | null }>();
+  const checkSyntax = (file: string): SyntaxProblem | null => {
+    const stamp = fileStamp(fs.statSync(file));
+    const kept = syntaxChecked.get(file);
+    if (kept?.stamp === stamp) return kept.problem;
+    const problem = syntaxProblem(fs.readFileSync(file, 'utf8'), file);
+    syntaxChecked.set(file, { stamp, problem });
+    return problem;
+  };
   /** Warnings already printed: in watch mode each distinct one prints once, again only if it comes back. */
   const printed = new Set<string>();
   const shown = (file: string) => relativeTo(root, file);
@@ -75,13 +89,22 @@ export function createGenerator(input: GeneratorInput) {
 
   /** One generation: scan, plan, report, and write what changed (nothing when there are errors). */
   function run(): GenerationResult {
-    const planned = planTree(options, sources);
+    let planned: Plan;
+    try {
+      planned = planTree(options, sources);
+      const broken = syntaxDiagnostics(planned, checkSyntax);
+      // What the static reading said of a file that does not parse is moot: its syntax error alone.
+      const brokenFiles = new Set(broken.map((d) => d.file));
+      if (broken.length > 0) planned = { ...planned, diagnostics: [...planned.diagnostics.filter((d) => !brokenFiles.has(d.file)), ...broken] };
+    } catch (error) {
+      throw asFileError(error, 'read', root);
+    }
     if (!report(planned.diagnostics)) {
       log.error(`${PREFIX}${shown(outFile)} was not written (the previous files are kept).`);
       return { ok: false, written: [], plan: planned };
     }
     const files = generateFiles(planned, { outFile, dtsFile: options.dtsFile, manifestFile });
-    const written = files.filter((f) => writeDtsFile(f.file, f.content)).map((f) => f.file);
+    const written = files.filter((f) => replaceFile(f.file, f.content)).map((f) => f.file);
     const scorers = planned.agents.reduce((n, a) => n + a.files.length, 0);
     const what = `${planned.agents.length} agent${planned.agents.length === 1 ? '' : 's'}, ${scorers} scorer file${scorers === 1 ? '' : 's'}`;
     log.info(`${PREFIX}${written.length > 0 ? `wrote ${written.map(shown).join(', ')}` : `${shown(outFile)} is up to date`} (${what})`);
@@ -96,7 +119,8 @@ export function createGenerator(input: GeneratorInput) {
    */
   function watch({ persistent = true }: { /** Keep the process alive (the CLI); off inside a host that has its own server. */ persistent?: boolean } = {}): {
     close(): void;
-    ready: GenerationResult;
+    /** The first generation; null when it failed on a file it could not read (only without `persistent`). */
+    ready: GenerationResult | null;
   } {
     sources.setCaching(true);
     /** Folder → its watcher and the folder's inode: a folder deleted and made again needs a new watcher. */
@@ -113,7 +137,8 @@ export function createGenerator(input: GeneratorInput) {
         try {
           result = run();
         } catch (error) {
-          log.error(`${PREFIX}${(error as Error).message}`);
+          // A file deleted mid-scan, a folder made unreadable: said in one line; the next change retries.
+          log.error(failureLine(error, root));
           return;
         }
         rearm(result.plan.folders);
@@ -154,17 +179,24 @@ export function createGenerator(input: GeneratorInput) {
       }
     }
 
-    const ready = run();
+    let ready: GenerationResult;
+    try {
+      ready = run();
+    } catch (error) {
+      // In a dev server the tree is fixed while it runs: say what is wrong, watch the agents folders, retry on a change.
+      if (persistent) throw error;
+      log.error(failureLine(error, root));
+      rearm(options.agentsDirs);
+      return { ready: null, close };
+    }
     rearm(ready.plan.folders);
-    return {
-      ready,
-      close() {
-        closed = true;
-        clearTimeout(timer);
-        for (const { watcher } of watchers.values()) watcher.close();
-        watchers.clear();
-      },
-    };
+    function close(): void {
+      closed = true;
+      clearTimeout(timer);
+      for (const { watcher } of watchers.values()) watcher.close();
+      watchers.clear();
+    }
+    return { ready, close };
   }
 
   return { root, outFile, run, watch };

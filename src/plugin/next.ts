@@ -9,12 +9,17 @@
  * to load it generates (once for `next build`, watching for `next dev`) and marks the environment,
  * which the processes it starts inherit; they only add the aliases. So each diagnostic prints once
  * and one watcher runs.
+ *
+ * A registry with errors ends `next build` from here, after printing the diagnostics and one line
+ * saying so: an error thrown from a config function is printed by Next as `Failed to load
+ * next.config.mjs` with our stack, which points the user at the wrong file.
  */
 import path from 'node:path';
 import { VIRTUAL_ID } from '../core/codegen.js';
 import { toPosix } from '../core/scan.js';
 import { checkOptions, type Options } from '../core/options.js';
-import { createGenerator } from './generate.js';
+import { consoleLog, createGenerator } from './generate.js';
+import { failureLine } from './write-file.js';
 
 export type { Options } from '../core/options.js';
 
@@ -42,8 +47,16 @@ export function withAgentScorers(nextConfig: NextConfig | NextConfigFunction = {
     if ((phase === PHASE_BUILD || phase === PHASE_DEV) && !process.env[MARK]) {
       process.env[MARK] = String(process.pid);
       if (phase === PHASE_BUILD) {
-        // Errors are printed above; throwing stops `next build` with a non-zero exit.
-        if (!generator.run().ok) throw new Error('agent-scorers: the registry has errors (listed above); the build stops.');
+        let ok = false;
+        try {
+          ok = generator.run().ok;
+        } catch (error) {
+          consoleLog.error(failureLine(error, process.cwd()));
+        }
+        if (!ok) {
+          consoleLog.error('agent-scorers: the scorer registry has errors; fix them and build again.');
+          process.exit(1);
+        }
       } else {
         // Lives as long as the dev server, and never keeps a process alive by itself: Next also loads
         // the dev config in short-lived helpers (its telemetry flush), which must still exit. A failed
