@@ -164,7 +164,7 @@ describe.skipIf(!hasChromium)('docs site in Chromium', () => {
     await tabs.getByRole('tab', { name: 'SvelteKit' }).focus();
     await page.keyboard.press('ArrowRight');
     await expect.poll(selected).toBe('Hono');
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Hono');
+    expect(await page.locator(':focus').innerText()).toBe('Hono');
     expect(await panel.innerText()).toContain("import { serve } from '@hono/node-server';");
     await page.keyboard.press('ArrowLeft');
     await page.keyboard.press('ArrowLeft');
