@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitepress';
 import llmstxt from 'vitepress-plugin-llms';
+import { tabsMarkdownPlugin } from 'vitepress-plugin-tabs';
 import { sidebar } from './sidebar.js';
 
 // The site builds with no network: no remote fonts, analytics or search service. Dead links fail the
@@ -12,6 +13,12 @@ export default defineConfig({
   lastUpdated: false,
   // llms.txt, llms-full.txt and a Markdown copy of each page, for coding assistants: made at build, offline.
   vite: { plugins: [llmstxt()] },
+  // `:::tabs` blocks: one tab per host, each holding several code blocks (a code-group holds one per tab).
+  markdown: {
+    config(md) {
+      md.use(tabsMarkdownPlugin);
+    },
+  },
   head: [['meta', { name: 'theme-color', content: '#3c8772' }]],
   themeConfig: {
     nav: [

@@ -129,4 +129,77 @@ describe.skipIf(!hasChromium)('docs site in Chromium', () => {
     expect(outside).toEqual([]);
     await page.close();
   });
+
+  test('getting started holds one tab per host; a click or the arrow keys show that host, and the choice survives a reload', async () => {
+    const { page, problems, outside } = await open('/guide/getting-started');
+    const tabs = page.locator('.vp-doc .plugin-tabs');
+    await expect.poll(() => tabs.count()).toBe(1);
+    const labels = ['Vite', 'SvelteKit', 'Hono', 'Vitest', 'Rollup', 'Rolldown', 'Next.js', 'esbuild', 'Node/Bun'];
+    expect(await tabs.getByRole('tab').allInnerTexts()).toEqual(labels);
+    // Ids hold the label, and aria-controls / aria-labelledby are space-separated lists: a label with a space would break them.
+    for (const label of labels) expect(label).not.toMatch(/\s/);
+    const panel = tabs.locator('[role="tabpanel"]');
+    const selected = () => tabs.locator('[role="tab"][aria-selected="true"]').innerText();
+
+    // Vite is first and open; only the open tab's panel is in the page.
+    expect(await selected()).toBe('Vite');
+    await expect.poll(() => panel.count()).toBe(1);
+    expect(await panel.innerText()).toContain('vite build --ssr src/evals.ts');
+    expect(await panel.innerText()).not.toContain('sveltekit()');
+
+    await tabs.getByRole('tab', { name: 'SvelteKit' }).click();
+    await expect.poll(selected).toBe('SvelteKit');
+    const svelte = await panel.innerText();
+    expect(svelte).toContain('plugins: [agentScorers(), sveltekit({ adapter: adapter() })]');
+    expect(svelte).toContain('/// <reference types="agent-scorers/client" />');
+    expect(svelte).toContain('curl http://localhost:3000/api/scorers');
+    expect(svelte).toContain('["relevance","tone"]');
+    expect(svelte).not.toContain('vite build --ssr src/evals.ts');
+    // The panel is named by its tab.
+    const svelteTabId = await tabs.getByRole('tab', { name: 'SvelteKit' }).getAttribute('id');
+    expect(await panel.getAttribute('aria-labelledby')).toBe(svelteTabId);
+    await page.screenshot({ path: path.join(SHOTS, 'getting-started-sveltekit.png'), fullPage: false });
+
+    // Keyboard: the open tab is the one in the tab order; the arrow keys move and wrap.
+    await tabs.getByRole('tab', { name: 'SvelteKit' }).focus();
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(selected).toBe('Hono');
+    expect(await page.locator(':focus').innerText()).toBe('Hono');
+    expect(await panel.innerText()).toContain("import { serve } from '@hono/node-server';");
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('ArrowLeft');
+    await expect.poll(selected).toBe('Vite');
+    await page.keyboard.press('ArrowLeft');
+    await expect.poll(selected).toBe('Node/Bun');
+    expect(await panel.innerText()).toContain('npx agent-scorers generate');
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('ArrowLeft');
+    await expect.poll(selected).toBe('Next.js');
+    expect(await panel.innerText()).toContain('export default withAgentScorers(nextConfig);');
+
+    // The choice is remembered across a reload.
+    await page.reload({ waitUntil: 'networkidle' });
+    await expect.poll(selected).toBe('Next.js');
+    expect(await panel.innerText()).toContain('export default withAgentScorers(nextConfig);');
+    await page.screenshot({ path: path.join(SHOTS, 'getting-started-next.png') });
+    expect(problems).toEqual([]);
+    expect(outside).toEqual([]);
+    await page.close();
+  });
+
+  test('a link to the host setup lands on its heading, and GitHub Actions expressions show literally', async () => {
+    const { page, problems, outside } = await open('/guide/migrating-from-mastra');
+    await page.locator('.vp-doc a[href$="getting-started#set-up-your-host"]').click();
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/guide/getting-started');
+    expect(new URL(page.url()).hash).toBe('#set-up-your-host');
+    await expect.poll(() => page.locator('.vp-doc h2#set-up-your-host').isVisible()).toBe(true);
+
+    await page.goto(`${origin}/guide/reports`, { waitUntil: 'networkidle' });
+    const prose = page.locator('.vp-doc p', { hasText: 'publishes the results when the eval step failed too' });
+    expect(await prose.locator('code').first().innerText()).toBe('if: ${{ !cancelled() }}');
+    expect(await page.locator('.vp-doc div[class*="language-yaml"]').first().innerText()).toContain('if: ${{ !cancelled() }}');
+    expect(problems).toEqual([]);
+    expect(outside).toEqual([]);
+    await page.close();
+  });
 });
