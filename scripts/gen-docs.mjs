@@ -124,14 +124,15 @@ const rawPath = (p) => (/%[0-9A-F]{2}/.test(p) ? Buffer.from(p.replace(/%([0-9A-
 
 /** The printed line of one code's example, from the built scanner, planner and formatter. */
 export async function printedLine(code, example) {
-  const [{ scan }, { plan, analysersFor }, { checkOptions, withRoot }, { formatDiagnostic }, { unknownAgentMessage }] = await Promise.all([
+  const [{ scan }, { plan, analysersFor }, { checkOptions, withRoot }, { formatDiagnostic }, { unknownAgentError }, { syntaxDiagnostics }, { syntaxProblem }] = await Promise.all([
     dist('core/scan.js'),
     dist('core/plan.js'),
     dist('core/options.js'),
     dist('core/codes.js'),
     dist('plugin/tree.js'),
+    dist('core/generate.js'),
+    dist('core/ast.js'),
   ]);
-  if (example.kind === 'printed') return formatDiagnostic({ code, message: example.message, file: example.file });
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-scorers-docs-'));
   try {
     fs.mkdirSync(path.join(root, 'src/mastra/agents'), { recursive: true });
@@ -142,8 +143,9 @@ export async function printedLine(code, example) {
     const options = withRoot(checkOptions(example.agentsDir ? { agentsDir: example.agentsDir } : {}), root, () => false);
     const scanned = scan({ root, agentsDirs: options.agentsDirs, extensions: options.extensions, isExcluded: options.isExcluded });
     const planned = plan(scanned, analysersFor((p) => fs.readFileSync(p, 'utf8')), options.levels);
-    if (example.kind === 'unknown-agent') return formatDiagnostic({ code, message: unknownAgentMessage(planned, example.agent), file: null });
-    const found = planned.diagnostics.find((d) => d.code === code);
+    if (example.kind === 'unknown-agent') return unknownAgentError(planned, example.agent);
+    const reported = example.kind === 'syntax' ? syntaxDiagnostics(planned, (p) => syntaxProblem(fs.readFileSync(p, 'utf8'), p)) : planned.diagnostics;
+    const found = reported.find((d) => d.code === code);
     if (!found) {
       const got = planned.diagnostics.map((d) => d.code).join(', ') || 'none';
       throw new Error(`gen-docs: the example of ${code} reports ${got}, not ${code}: fix its example in src/core/code-docs.ts`);

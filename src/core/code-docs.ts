@@ -13,10 +13,11 @@ import type { DiagnosticCode } from './codes.js';
 export type CodeExample =
   /** Files under a temporary root (root-relative POSIX paths; `%XX` in a name is a raw byte), run through scan and plan. */
   | { kind: 'tree'; files: Record<string, string>; agentsDir?: string[] }
-  /** `unknownAgentMessage` over the plan of `files`, for an import of `virtual:agent-scorers/<agent>`. */
+  /** `unknownAgentError` over the plan of `files`, for an import of `virtual:agent-scorers/<agent>`. */
   | { kind: 'unknown-agent'; files: Record<string, string>; agent: string }
-  /** The printed line as written: only for a code whose message no core builder produces yet. */
-  | { kind: 'printed'; file: string | null; message: string };
+  /** `syntaxDiagnostics` over the plan of `files`, as `agent-scorers generate` reports them. */
+  | { kind: 'syntax'; files: Record<string, string> };
+
 
 export interface CodeDoc {
   /** When it happens, in one sentence: the text under the heading. */
@@ -174,9 +175,11 @@ export const CODE_DOCS = {
     silence: null,
     reported: 'By `agent-scorers generate` (exit code 1) and by `next build` / `next dev` through `withAgentScorers`.',
     example: {
-      kind: 'printed',
-      file: 'src/mastra/agents/weather/scorers/tone.ts',
-      message: 'Agent "weather": scorer "tone" does not parse: Unexpected token at 3:42.',
+      kind: 'syntax',
+      files: {
+        'src/mastra/agents/weather/scorers/tone.ts':
+          "import { createScorer } from 'agent-scorers';\n\nexport default createScorer({ id: 'tone', description: 'Tone' }).generateScore(() => 1))\n",
+      },
     },
   },
   AGENT_DUPLICATE: {
