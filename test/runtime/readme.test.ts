@@ -12,7 +12,7 @@ const docPages = (dir = 'docs'): string[] =>
 
 it('a docs page quotes test/runtime/readme-example.test.ts exactly, as a ts block (four backticks: the file holds a fence)', () => {
   const example = readFileSync(new URL('./readme-example.test.ts', import.meta.url), 'utf8');
-  const quoting = docPages().filter((page) => [...read(page).matchAll(/````ts\n([\s\S]*?)````/g)].some((m) => m[1] === example));
+  const quoting = docPages().filter((page) => [...read(page).matchAll(/````ts(?: \[[^\]\n]*\])?\n([\s\S]*?)````/g)].some((m) => m[1] === example));
   expect(quoting.length, 'no docs page quotes the mock-model example as it is').toBeGreaterThan(0);
 });
 
