@@ -65,7 +65,8 @@ export function asFileError(error: unknown, verb: FileError['verb'], fallback: s
 
 const tempPattern = (base: string) => new RegExp(`^\\.${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.(\\d+)\\.[0-9a-z]+\\.tmp$`);
 
-function isAlive(pid: number): boolean {
+/** Whether process `pid` still runs (ours counts): a file named by a live pid may still be in use. */
+export function isAlive(pid: number): boolean {
   if (pid === process.pid) return true;
   try {
     process.kill(pid, 0);
