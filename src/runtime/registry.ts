@@ -292,7 +292,7 @@ const put = (target: object, key: string, value: unknown) =>
   Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 
 /**
- * The `manifest` export (SPEC section 6) from its compact form: each scorer file's path joined from its
+ * The `manifest` export from its compact form: each scorer file's path joined from its
  * agent's folder and its name, as the build joins it, so the generated code carries a fifth to two
  * fifths of the text (a dev server transforms the registry module on every change: the full text cost
  * ~25 ms at 1,000 agents).
