@@ -13,7 +13,7 @@ import {
   notAScorerMessage,
   notARecordMessage,
   q,
-  samplingProblem as samplingRule,
+  samplingProblem,
   unknownAgentMessage,
   type DiagnosticCode,
   type Levels,
@@ -57,8 +57,8 @@ export function isScorerEntry(value: unknown): value is ScorerEntry {
   return value !== null && typeof value === 'object' && isScorer((value as ScorerEntry).scorer);
 }
 
-/** null when `sampling` is absent or one of the two allowed forms; else what is wrong with it. */
-export const samplingProblem = (sampling: unknown): string | null => samplingRule(sampling);
+// The build's own rule: a bad sampling reads the same at build time and at run time.
+export { samplingProblem };
 
 export class ScorerRegistryError extends Error {
   constructor(
