@@ -96,8 +96,8 @@ export function describeValue(value: unknown): string {
  * run time (the value itself) alike: JS-literal style (`{ type: 'ratio', rate: 2 }`), bounded in depth
  * and length, so a circular or huge value cannot flood a log line.
  */
-export function showValue(value: unknown, depth = 0): string {
-  const text = showInner(value, depth);
+function showValue(value: unknown): string {
+  const text = showInner(value, 0);
   return text.length > 100 ? `${text.slice(0, 97)}...` : text;
 }
 
