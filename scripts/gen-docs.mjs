@@ -147,7 +147,7 @@ export async function printedLine(code, example) {
     const reported = example.kind === 'syntax' ? syntaxDiagnostics(planned, (p) => syntaxProblem(fs.readFileSync(p, 'utf8'), p)) : planned.diagnostics;
     const found = reported.find((d) => d.code === code);
     if (!found) {
-      const got = planned.diagnostics.map((d) => d.code).join(', ') || 'none';
+      const got = reported.map((d) => d.code).join(', ') || 'none';
       throw new Error(`gen-docs: the example of ${code} reports ${got}, not ${code}: fix its example in src/core/code-docs.ts`);
     }
     return formatDiagnostic(found);

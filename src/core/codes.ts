@@ -1,5 +1,5 @@
 /**
- * Every diagnostic code and its wording, in one place. The codes are public API (SPEC section 7):
+ * Every diagnostic code and its wording, in one place. The codes are public API:
  * users grep for them and CI logs are matched on them, so never rename one.
  *
  * This file is imported by the runtime registry helper too, so it must stay tiny and free of
@@ -28,9 +28,9 @@ export const DIAGNOSTIC_SEVERITY = {
   AGENT_UNKNOWN: 'error',
   /** Where no bundler parses after us (`generate`, `withAgentScorers`): a scorer file or config that does not parse. */
   SCORER_SYNTAX_ERROR: 'error',
-  /** Not in SPEC's table: two agentsDir entries hold an agent folder of the same name. */
+  /** Two agentsDir entries hold an agent folder of the same name. */
   AGENT_DUPLICATE: 'error',
-  /** Not in SPEC's table: a scorer file or agent folder name that is not valid UTF-8 (Linux). */
+  /** A scorer file or agent folder name that is not valid UTF-8 (Linux). */
   NAME_NOT_UTF8: 'error',
 } as const;
 
@@ -96,8 +96,8 @@ export function describeValue(value: unknown): string {
  * run time (the value itself) alike: JS-literal style (`{ type: 'ratio', rate: 2 }`), bounded in depth
  * and length, so a circular or huge value cannot flood a log line.
  */
-export function showValue(value: unknown, depth = 0): string {
-  const text = showInner(value, depth);
+function showValue(value: unknown): string {
+  const text = showInner(value, 0);
   return text.length > 100 ? `${text.slice(0, 97)}...` : text;
 }
 

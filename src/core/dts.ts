@@ -18,7 +18,6 @@
  * and without the attribute node16 refuses `.mts` from a CommonJS-format file). Every name goes
  * through JSON.stringify, a valid TypeScript string literal for any input. Pure and deterministic.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import type { Plan } from './plan.js';
 import { lit, VIRTUAL_ID } from './codegen.js';
@@ -204,21 +203,4 @@ export function generateDts(agents: readonly DtsAgent[], options: DtsOptions): s
 /** The declarations of a plan, for the file at `file` (absolute). */
 export function dtsFor(planned: Plan, file: string, form: DtsForm = 'ambient'): string {
   return generateDts(dtsAgents(planned), { file, form });
-}
-
-/**
- * Writes `content` to `file` unless the file already holds exactly that (so editors and watchers see
- * no change); creates it again when deleted. Returns whether it wrote. The one impure function here.
- */
-export function writeDtsFile(file: string, content: string): boolean {
-  let existing: string | null = null;
-  try {
-    existing = fs.readFileSync(file, 'utf8');
-  } catch {
-    // missing: write it
-  }
-  if (existing === content) return false;
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, content);
-  return true;
 }

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { syntaxProblem, type SyntaxProblem } from '../core/ast.js';
 import { defaultReadingsFolder } from './reading-store.js';
-import { errnoOf, FileError, reasonOf } from './write-file.js';
+import { FileError, isAlive, reasonOf } from './write-file.js';
 
 export const CONFIG_FILE_NAMES = ['agent-scorers.config.ts', 'agent-scorers.config.mts', 'agent-scorers.config.js', 'agent-scorers.config.mjs'];
 
@@ -161,11 +161,6 @@ function compiledFolder(file: string): { folder: string; temporary: boolean } {
 function removeStale(folder: string): void {
   for (const name of fs.readdirSync(folder)) {
     const pid = /^config-(\d+)-[0-9a-z]+\.mjs$/.exec(name)?.[1];
-    if (pid === undefined || Number(pid) === process.pid) continue;
-    try {
-      process.kill(Number(pid), 0);
-    } catch (error) {
-      if (errnoOf(error) === 'ESRCH') fs.rmSync(path.join(folder, name), { force: true });
-    }
+    if (pid !== undefined && !isAlive(Number(pid))) fs.rmSync(path.join(folder, name), { force: true });
   }
 }

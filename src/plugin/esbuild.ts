@@ -8,7 +8,6 @@ import path from 'node:path';
 import type { Message, PartialMessage, Plugin } from 'esbuild';
 import { agentKeyOfSpecifier, agentModule, ONCE_ID, ONCE_MODULE, registryModule, VIRTUAL_ID } from '../core/codegen.js';
 import { formatDiagnostic, type Diagnostic } from '../core/codes.js';
-import { writeDtsFile } from '../core/dts.js';
 import { splitDiagnostics } from '../core/generate.js';
 import { manifestJson } from '../core/manifest.js';
 import { checkOptions, type Options, type ResolvedOptions } from '../core/options.js';
@@ -16,6 +15,7 @@ import type { Plan } from '../core/plan.js';
 import { HELPER } from './helper-path.js';
 import { createSourceCache } from './source-cache.js';
 import { planTree, readingsFile, resolveOptions, unimportedFiles, unknownAgentError, writeDeclarations } from './tree.js';
+import { replaceFile } from './write-file.js';
 
 export type { Options } from '../core/options.js';
 
@@ -110,7 +110,7 @@ export function agentScorers(userOptions?: Options): Plugin {
         if (!checked.manifest || !loaded || !current || result.errors.length > 0 || write === false || !dir) return;
         // esbuild resolves outdir/outfile from its working folder, not from our root.
         const file = path.resolve(build.initialOptions.absWorkingDir ?? process.cwd(), dir, checked.manifest);
-        writeDtsFile(file, manifestJson(current.manifest));
+        replaceFile(file, manifestJson(current.manifest));
       });
     },
   };

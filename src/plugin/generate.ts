@@ -1,5 +1,5 @@
 /**
- * Writes the generated registry file (SPEC section 11) and keeps it current: the impure side of
+ * Writes the generated registry file and keeps it current: the impure side of
  * `core/generate.ts`, shared by the CLI and the Next.js wrapper. Files are rewritten only when their
  * content changes, each replaced atomically (write-file.ts); a generation with errors writes nothing,
  * so the previous files stay in place. A file or folder that cannot be read or written throws a

@@ -18,7 +18,6 @@ import {
   resolvedAgentId,
   VIRTUAL_ID,
 } from '../core/codegen.js';
-import { writeDtsFile } from '../core/dts.js';
 import { manifestJson } from '../core/manifest.js';
 import { checkOptions, type Options, type ResolvedOptions } from '../core/options.js';
 import type { AgentPlan, Plan } from '../core/plan.js';
@@ -27,6 +26,7 @@ import { installInspector, type InspectorServer } from './inspector.js';
 import { HELPER } from './helper-path.js';
 import { loadOutcome, removeOutcome, saveOutcome, type Outcome } from './outcome-store.js';
 import { createSourceCache } from './source-cache.js';
+import { replaceFile } from './write-file.js';
 import { importedFiles, outcomeFingerprint, planTree, resolveOptions, storeFiles, unimportedFiles, unknownAgentError, writeDeclarations } from './tree.js';
 
 export type { Options } from '../core/options.js';
@@ -166,7 +166,7 @@ export function agentScorers(userOptions?: Options) {
     const o = resolved();
     if (keeping === null) return null;
     keptThisBuild = loadOutcome(keeping.file, keeping.fingerprint);
-    if (keptThisBuild && o.dtsFile && keptThisBuild.dts !== null) writeDtsFile(o.dtsFile, keptThisBuild.dts);
+    if (keptThisBuild && o.dtsFile && keptThisBuild.dts !== null) replaceFile(o.dtsFile, keptThisBuild.dts);
     return keptThisBuild;
   }
 

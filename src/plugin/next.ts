@@ -1,7 +1,7 @@
 /**
  * `agent-scorers/next`: `withAgentScorers(nextConfig, options?)` for Next 15 and 16. Turbopack runs no
- * Rollup plugins and has no virtual modules, so the registry is a real generated file (SPEC section
- * 11) and `virtual:agent-scorers` is mapped to it: `turbopack.resolveAlias` (a path relative to the
+ * Rollup plugins and has no virtual modules, so the registry is a real generated file
+ * and `virtual:agent-scorers` is mapped to it: `turbopack.resolveAlias` (a path relative to the
  * project) for Turbopack, a module replacement for webpack (which reads `virtual:` as a URI scheme,
  * so `resolve.alias` cannot map it).
  *

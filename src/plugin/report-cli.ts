@@ -59,7 +59,7 @@ export async function reportMain(argv: string[], { cwd, log }: { cwd: string; lo
       title: values.title,
     }));
   } catch (error) {
-    // A shape problem names the field; a write problem names the path (fs messages do).
+    // A shape problem names the field; a write problem (a FileError) names the path and the reason.
     const reason = error instanceof TypeError ? `not a runEvals result: ${error.message}` : (error as Error).message;
     log.error(`agent-scorers report: ${file}: ${reason}`);
     return 2;

@@ -7,13 +7,14 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { VIRTUAL_ID } from '../core/codegen.js';
-import { dtsFor, writeDtsFile } from '../core/dts.js';
+import { dtsFor } from '../core/dts.js';
 import { formatDiagnostic, unknownAgentMessage } from '../core/codes.js';
 import { withRoot, type CheckedOptions, type ResolvedOptions } from '../core/options.js';
 import { plan, type AgentPlan, type Plan } from '../core/plan.js';
 import { relativeTo, scan } from '../core/scan.js';
 import { defaultReadingsFolder, version } from './reading-store.js';
 import type { createSourceCache } from './source-cache.js';
+import { replaceFile } from './write-file.js';
 
 /** `checked` with the host's root (Vite's `config.root`, esbuild's working folder), else the cwd. */
 export const resolveOptions = (checked: CheckedOptions, hostRoot: string | undefined): ResolvedOptions =>
@@ -59,7 +60,7 @@ export const readingsFile = (options: ResolvedOptions, hostCacheDir?: string): s
 export function writeDeclarations(planned: Plan, file: string): string | null {
   if (planned.missingDirs.length > 0 && fs.existsSync(file)) return null;
   const text = dtsFor(planned, file);
-  writeDtsFile(file, text);
+  replaceFile(file, text);
   return text;
 }
 

@@ -65,7 +65,8 @@ export function asFileError(error: unknown, verb: FileError['verb'], fallback: s
 
 const tempPattern = (base: string) => new RegExp(`^\\.${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.(\\d+)\\.[0-9a-z]+\\.tmp$`);
 
-function isAlive(pid: number): boolean {
+/** Whether process `pid` still runs (ours counts): a file named by a live pid may still be in use. */
+export function isAlive(pid: number): boolean {
   if (pid === process.pid) return true;
   try {
     process.kill(pid, 0);
@@ -102,7 +103,6 @@ function removeStaleTemps(dir: string, base: string): void {
 export function replaceFile(file: string, content: string): boolean {
   const dir = path.dirname(file);
   const base = path.basename(file);
-  removeStaleTemps(dir, base);
   let existing: string | null = null;
   try {
     existing = fs.readFileSync(file, 'utf8');
@@ -111,12 +111,14 @@ export function replaceFile(file: string, content: string): boolean {
     if (code === 'EISDIR') throw new FileError('write', file, 'it is a folder');
     if (code !== 'ENOENT') throw asFileError(error, 'read', file);
   }
+  // Unchanged: no folder listing either, so a build that rewrites nothing costs one read per file.
   if (existing === content) return false;
   try {
     fs.mkdirSync(dir, { recursive: true });
   } catch (error) {
     throw asFileError(error, 'write', dir);
   }
+  removeStaleTemps(dir, base);
   const temp = path.join(dir, `.${base}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.tmp`);
   try {
     fs.writeFileSync(temp, content, { flag: 'wx' });

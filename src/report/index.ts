@@ -3,8 +3,8 @@
  * read back from JSON) into a self-contained HTML page for people and JUnit XML for CI systems.
  * A separate entry, so a bundle that imports only the runtime carries none of it.
  */
-import fs from 'node:fs';
 import path from 'node:path';
+import { replaceFile } from '../plugin/write-file.js';
 import { renderHtml } from './html.js';
 import { renderJUnit } from './junit.js';
 import { checkResult, type ReportInput } from './result.js';
@@ -73,17 +73,9 @@ export function evalReport(result: ReportInput, options: EvalReportOptions = {})
   return report;
 }
 
-/** A reader (a browser tab, a CI uploader) never sees half a file: write beside it, then rename over. */
+/** A reader (a browser tab, a CI uploader) never sees half a file: replaceFile writes beside it, then renames over. */
 function writeAtomic(file: string, content: string): string {
   const target = path.resolve(file);
-  fs.mkdirSync(path.dirname(target), { recursive: true });
-  const temp = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}.tmp`);
-  try {
-    fs.writeFileSync(temp, content);
-    fs.renameSync(temp, target);
-  } catch (error) {
-    fs.rmSync(temp, { force: true });
-    throw error;
-  }
+  replaceFile(target, content);
   return target;
 }

@@ -81,6 +81,6 @@ export type { ThresholdConfig } from './thresholds.js';
 
 export { getUserMessageFromRunInput, getAssistantMessageFromRunOutput } from './messages.js';
 
-// The judge cache (issue 12). Its node:fs use is loaded lazily, inside the functions that touch the file.
+// The judge cache. Its node:fs use is loaded lazily, inside the functions that touch the file.
 export { cachedJudge, judgeCacheMiddleware, JudgeCacheMiss, JUDGE_CACHE_ENV } from './judge-cache.js';
 export type { CachedJudge, JudgeCacheMode, JudgeCacheOptions, JudgeCacheRecord, JudgeCacheMiddleware } from './judge-cache.js';

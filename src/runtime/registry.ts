@@ -13,7 +13,7 @@ import {
   notAScorerMessage,
   notARecordMessage,
   q,
-  samplingProblem as samplingRule,
+  samplingProblem,
   unknownAgentMessage,
   type DiagnosticCode,
   type Levels,
@@ -57,8 +57,8 @@ export function isScorerEntry(value: unknown): value is ScorerEntry {
   return value !== null && typeof value === 'object' && isScorer((value as ScorerEntry).scorer);
 }
 
-/** null when `sampling` is absent or one of the two allowed forms; else what is wrong with it. */
-export const samplingProblem = (sampling: unknown): string | null => samplingRule(sampling);
+// The build's own rule: a bad sampling reads the same at build time and at run time.
+export { samplingProblem };
 
 export class ScorerRegistryError extends Error {
   constructor(
@@ -292,7 +292,7 @@ const put = (target: object, key: string, value: unknown) =>
   Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 
 /**
- * The `manifest` export (SPEC section 6) from its compact form: each scorer file's path joined from its
+ * The `manifest` export from its compact form: each scorer file's path joined from its
  * agent's folder and its name, as the build joins it, so the generated code carries a fifth to two
  * fifths of the text (a dev server transforms the registry module on every change: the full text cost
  * ~25 ms at 1,000 agents).

@@ -228,7 +228,6 @@ export async function runEvals<TInput = unknown, S extends EvalScorers | undefin
   const countNotScorable = (id: string) => (notScorable[id] = (notScorable[id] ?? 0) + 1);
   const sampledOut: Record<string, number> = {};
   const items: EvalItemResult[] = new Array(data.length);
-  let totalItems = 0;
 
   const runItem = async (item: EvalItem<TInput>, index: number) => {
     let targetResult: any;
@@ -338,7 +337,6 @@ export async function runEvals<TInput = unknown, S extends EvalScorers | undefin
         throw new RunEvalsError(`${where}: item ${index}: onItemComplete threw: ${message(error)}`, index, 'onItemComplete', undefined, error);
       }
     }
-    totalItems++;
   };
 
   // A small worker pool: at most `concurrency` items in flight; after a failure no new item starts,
@@ -363,7 +361,8 @@ export async function runEvals<TInput = unknown, S extends EvalScorers | undefin
   const result: Omit<RunEvalsResult, 'items'> = {
     scores,
     summary: {
-      totalItems,
+      // Every item completed: the first failure is thrown above.
+      totalItems: data.length,
       ...(Object.keys(notScorable).length > 0 ? { notScorable } : {}),
       ...(Object.keys(sampledOut).length > 0 ? { sampledOut } : {}),
     },

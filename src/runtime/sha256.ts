@@ -3,7 +3,7 @@
  *
  * Why not `node:crypto` or Web Crypto: the runtime ships to browser and edge bundles, where
  * `node:crypto` does not exist, and `crypto.subtle.digest` is asynchronous while `shouldSample` is
- * synchronous (SPEC section 9). Why SHA-256 and not a cheaper hash: Mastra (core >= 1.63) decides
+ * synchronous. Why SHA-256 and not a cheaper hash: Mastra (core >= 1.63) decides
  * ratio sampling from `sha256(traceId ?? runId)`, so using the same function gives every trace the
  * same decision in this package and in Mastra.
  */
