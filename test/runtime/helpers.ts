@@ -1,3 +1,4 @@
+import { simulateReadableStream } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 
 export const usage = (input = 10, output = 5) => ({
@@ -20,6 +21,29 @@ export function scriptedModel(replies: Array<string | Error>) {
         warnings: [],
       };
     },
+  });
+}
+
+/** A mock answering generate and stream calls alike (Mastra's agents and judges stream) with `answer(call)`; it records every call. */
+export function answeringModel(answer: (call: any) => string) {
+  return new MockLanguageModelV3({
+    doGenerate: async (options: any) => ({
+      content: [{ type: 'text', text: answer(options) }],
+      finishReason: { unified: 'stop', raw: 'stop' },
+      usage: usage(),
+      warnings: [],
+    }),
+    doStream: async (options: any) => ({
+      stream: simulateReadableStream({
+        chunks: [
+          { type: 'stream-start', warnings: [] },
+          { type: 'text-start', id: 't' },
+          { type: 'text-delta', id: 't', delta: answer(options) },
+          { type: 'text-end', id: 't' },
+          { type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage: usage() },
+        ] as any[],
+      }),
+    }),
   });
 }
 

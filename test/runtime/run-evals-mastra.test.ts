@@ -5,11 +5,10 @@
  */
 import { Agent } from '@mastra/core/agent';
 import { createScorer as createMastraScorer, notScorable as mastraNotScorable, runEvals as mastraRunEvals } from '@mastra/core/evals';
-import { simulateReadableStream } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { createScorer, notScorable, runEvals } from '../../src/runtime/index.js';
-import { usage } from './helpers.js';
+import { answeringModel } from './helpers.js';
 
 const ANSWERS: Record<string, string> = {
   'What is the capital of France?': 'Paris is the capital of France.',
@@ -27,26 +26,7 @@ const userText = (options: any) => {
 
 /** A mock answering generate and stream calls (Mastra's agents stream) from ANSWERS; it records every call. */
 function agentModel() {
-  const answer = (options: any) => ANSWERS[userText(options)] ?? `no answer for ${JSON.stringify(userText(options))}`;
-  return new MockLanguageModelV3({
-    doGenerate: async (options: any) => ({
-      content: [{ type: 'text', text: answer(options) }],
-      finishReason: { unified: 'stop', raw: 'stop' },
-      usage: usage(),
-      warnings: [],
-    }),
-    doStream: async (options: any) => ({
-      stream: simulateReadableStream({
-        chunks: [
-          { type: 'stream-start', warnings: [] },
-          { type: 'text-start', id: 't' },
-          { type: 'text-delta', id: 't', delta: answer(options) },
-          { type: 'text-end', id: 't' },
-          { type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage: usage() },
-        ] as any[],
-      }),
-    }),
-  });
+  return answeringModel((options: any) => ANSWERS[userText(options)] ?? `no answer for ${JSON.stringify(userText(options))}`);
 }
 
 const text = (output: unknown) => JSON.stringify(output);

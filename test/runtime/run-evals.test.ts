@@ -1,8 +1,6 @@
 import { Agent } from '@mastra/core/agent';
 import { createScorer as createMastraScorer, runEvals as mastraRunEvals } from '@mastra/core/evals';
 import { createAnswerRelevancyScorer as createMastraRelevancyScorer } from '@mastra/evals/scorers/prebuilt';
-import { simulateReadableStream } from 'ai';
-import { MockLanguageModelV3 } from 'ai/test';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,7 +13,7 @@ import {
   notScorable,
   cachedJudge,
 } from '../../src/runtime/index.js';
-import { scriptedModel, statements, usage, verdicts } from './helpers.js';
+import { answeringModel, scriptedModel, statements, verdicts } from './helpers.js';
 
 const lengthScorer = createScorer({ id: 'length', description: 'longer is better' }).generateScore(({ run }) =>
   Math.min(1, String(run.output).length / 10),
@@ -143,25 +141,7 @@ function dualModel(answer: (promptText: string) => string) {
       .filter((m: any) => m.role === 'user')
       .map((m: any) => (typeof m.content === 'string' ? m.content : m.content.map((p: any) => p.text ?? '').join('')))
       .join('\n');
-  return new MockLanguageModelV3({
-    doGenerate: async (options: any) => ({
-      content: [{ type: 'text', text: answer(textOf(options)) }],
-      finishReason: { unified: 'stop', raw: 'stop' },
-      usage: usage(),
-      warnings: [],
-    }),
-    doStream: async (options: any) => ({
-      stream: simulateReadableStream({
-        chunks: [
-          { type: 'stream-start', warnings: [] },
-          { type: 'text-start', id: 't' },
-          { type: 'text-delta', id: 't', delta: answer(textOf(options)) },
-          { type: 'text-end', id: 't' },
-          { type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage: usage() },
-        ] as any[],
-      }),
-    }),
-  });
+  return answeringModel((options) => answer(textOf(options)));
 }
 
 describe('compatibility with @mastra/core', () => {
