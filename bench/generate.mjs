@@ -298,12 +298,15 @@ export default agentConfig({
 export const VARIANTS = {
   a: { what: 'plugin', plugin: true },
   n: { what: 'plugin, nothing kept', plugin: true },
+  k: { what: 'plugin, cold: its cache folder emptied before every build', plugin: true, cold: true },
   o: { what: 'another plugin build', plugin: true },
   b: { what: 'hand-written', plugin: false },
   c: { what: 'import.meta.glob', plugin: false },
   e: { what: 'hand-written, imported', plugin: false },
 };
 export const isPluginVariant = (v) => VARIANTS[v]?.plugin === true;
+/** Where a variant's Vite keeps its cache: k has a folder of its own, emptied before each of its builds (bench/run.mjs). */
+export const cacheDirOf = (variant) => (VARIANTS[variant]?.cold ? `node_modules/.vite-${variant}` : 'node_modules/.vite');
 
 /**
  * The Vite options of every benchmark build, as a user would write them for a server bundle: SSR,
@@ -312,6 +315,7 @@ export const isPluginVariant = (v) => VARIANTS[v]?.plugin === true;
  */
 export const viteOptions = (variant) => ({
   logLevel: 'warn',
+  cacheDir: cacheDirOf(variant),
   mode: 'production',
   publicDir: false,
   ssr: { noExternal: true, external: ['@mastra/core'] },

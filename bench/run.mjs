@@ -23,6 +23,10 @@
  *   --no-write (leave bench/results.json alone)
  *   --instructions (count each build's instructions under valgrind's callgrind instead of timing it:
  *   repeatable to ~1% whatever else the machine runs, ~50x slower; 3 runs unless --runs; bench/instructions.json)
+ *   --both (time and count in one run, one table: --runs timed runs, 9 unless given, then --counted counted
+ *   runs, 1 unless given; bench/both.json)
+ * Variant k is the plugin cold: its cache folder emptied before every build, as in a fresh clone (a is warm:
+ * the cache of the build before kept). The default variants are a, k, b and c.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -31,7 +35,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import zlib from 'node:zlib';
-import { generate, SHAPES, VARIANTS } from './generate.mjs';
+import { cacheDirOf, generate, SHAPES, VARIANTS } from './generate.mjs';
 import { CALLGRIND, median, splitValgrind } from './stats.mjs';
 import { compareRegistries } from './verify.mjs';
 
@@ -42,11 +46,11 @@ const VITE_CLI = path.join(REPO, 'node_modules/vite/bin/vite.js');
 const RUNS = { 20: 9, 200: 7, 1000: 5 };
 // 9, not fewer: on a shared 2-core machine a 5-run median moved by ±0.15 between runs (bench/README.md).
 const QUICK_RUNS = 9;
-/** Targets from issue 10. */
-const TARGET = { ab: 1.1, cpuAB: 1.1, ac: 1.0, rssAB: 1.05 };
+/** The performance targets (bench/README.md): warm a/b and a/c; k, the cold build, against the same floors. */
+const TARGET = { ab: 1.1, cpuAB: 1.1, ac: 1.0, rssAB: 1.05, rssKB: 1.1 };
 
 function parseArgs(argv) {
-  const args = { sizes: null, shapes: null, modes: null, nodes: null, runs: null, variants: ['a', 'n', 'b', 'c'], profile: false, plugin: null, compare: null, write: true, full: false };
+  const args = { sizes: null, shapes: null, modes: null, nodes: null, runs: null, variants: ['a', 'k', 'b', 'c'], profile: false, plugin: null, compare: null, write: true, full: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const value = () => {
@@ -66,6 +70,8 @@ function parseArgs(argv) {
     else if (arg === '--compare') args.compare = path.resolve(value());
     else if (arg === '--no-write') args.write = false;
     else if (arg === '--instructions') args.instructions = true;
+    else if (arg === '--both') args.both = true;
+    else if (arg === '--counted') args.counted = Number(value());
     else throw new Error(`unknown option ${arg}`);
   }
   args.sizes ??= args.full ? [20, 200, 1000] : [20, 200];
@@ -128,6 +134,8 @@ function spawnTimed(node, argv, cwd, extraEnv) {
 let usageSeq = 0;
 /** One build in a fresh process; returns `{ ms, cpuMs, rssKb, ins, noise }` (`ins` under `count` only). */
 async function buildOnce(node, project, variant, mode, { profileDir, count = false } = {}) {
+  // A cold build is a fresh clone's: nothing kept from any build before (every cache folder empty).
+  if (VARIANTS[variant].cold) fs.rmSync(path.join(project.dir, cacheDirOf(variant)), { recursive: true, force: true });
   const prof = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${project.shape}-${project.agents}-${variant}-${mode}.cpuprofile`] : [];
   const spawnBuild = async (argv, env) => {
     if (!count) return { ...(await spawnTimed(node, argv, project.dir, env)), ins: null };
@@ -216,22 +224,29 @@ async function main() {
         // first, so variant a measures what a user's second build of an unchanged tree does.
         if (project.writtenAt !== undefined) await new Promise((done) => setTimeout(done, Math.max(0, project.writtenAt + 3500 - Date.now())));
         const runs = args.runs ?? (args.instructions ? 3 : args.full ? (RUNS[agents] ?? 3) : QUICK_RUNS);
+        // --both: `runs` timed runs, then `counted` counted ones; --instructions: counted runs only.
+        const timedRuns = args.instructions ? 0 : runs;
+        const countedRuns = args.instructions ? runs : args.both ? (args.counted ?? 1) : 0;
         process.stdout.write(`${nodeVersion} ${shape} ${agents} agents: warm-up`);
         const { bytes, noise } = await warmUpAndVerify(node, project, args.variants, args.modes);
         const samples = {};
         for (const mode of args.modes) for (const v of args.variants) samples[`${mode}:${v}`] = { ms: [], cpuMs: [], rssKb: [], ins: [] };
         const slots = args.modes.flatMap((mode) => args.variants.map((v) => [mode, v]));
-        for (let run = 0; run < runs; run++) {
-          process.stdout.write(`, ${run + 1}`);
+        for (let run = 0; run < timedRuns + countedRuns; run++) {
+          const count = run >= timedRuns;
+          process.stdout.write(`, ${count ? 'counted ' : ''}${run + 1}`);
           // Rotate the order each run so no variant always follows the same one.
           for (let k = 0; k < slots.length; k++) {
             const [mode, v] = slots[(k + run) % slots.length];
-            const r = await buildOnce(node, project, v, mode, { count: args.instructions });
+            const r = await buildOnce(node, project, v, mode, { count });
             const s = samples[`${mode}:${v}`];
+            if (count) {
+              s.ins.push(r.ins);
+              continue;
+            }
             s.ms.push(r.ms);
             s.cpuMs.push(r.cpuMs);
             s.rssKb.push(r.rssKb);
-            if (r.ins !== null) s.ins.push(r.ins);
           }
         }
         if (args.profile && args.variants.includes('a')) {
@@ -250,11 +265,13 @@ async function main() {
               ? { medianIns: m(v, 'ins'), samplesIns: s.ins, bytes: bytes[v].raw, gzipBytes: bytes[v].gzip }
               : { medianMs: round(m(v, 'ms')), minMs: round(Math.min(...s.ms)), medianCpuMs: round(m(v, 'cpuMs')), medianRssMb: round(m(v, 'rssKb') / 1024, 1), samplesMs: s.ms.map((x) => round(x)), bytes: bytes[v].raw, gzipBytes: bytes[v].gzip };
           }
+          const ins = (x, y) => (samples[`${mode}:${x}`] && samples[`${mode}:${y}`] ? round(m(x, 'ins') / m(y, 'ins'), 3) : null);
+          const counted = Object.fromEntries(INS_PAIRS.map(([x, y]) => [insKey(x, y), ins(x, y)]));
           if (args.instructions) {
-            const ins = (x, y) => (samples[`${mode}:${x}`] && samples[`${mode}:${y}`] ? round(m(x, 'ins') / m(y, 'ins'), 3) : null);
-            results.push({ node: nodeVersion, shape, agents, scorers: project.scorers, mode, runs, variants, ...Object.fromEntries(INS_PAIRS.map(([x, y]) => [insKey(x, y), ins(x, y)])) });
+            results.push({ node: nodeVersion, shape, agents, scorers: project.scorers, mode, runs, variants, ...counted });
             continue;
           }
+          if (args.both) for (const v of args.variants) variants[v].medianIns = m(v, 'ins');
           results.push({
             node: nodeVersion,
             shape,
@@ -264,6 +281,10 @@ async function main() {
             runs,
             variants,
             ab: ratio(m('a', 'ms'), m('b', 'ms')),
+            kb: ratio(m('k', 'ms'), m('b', 'ms')),
+            cpuKB: ratio(m('k', 'cpuMs'), m('b', 'cpuMs')),
+            kc: ratio(m('k', 'ms'), m('c', 'ms')),
+            rssKB: ratio(m('k', 'rssKb'), m('b', 'rssKb')),
             nb: ratio(m('n', 'ms'), m('b', 'ms')),
             cpuNB: ratio(m('n', 'cpuMs'), m('b', 'cpuMs')),
             ac: ratio(m('a', 'ms'), m('c', 'ms')),
@@ -275,6 +296,7 @@ async function main() {
             ao: ratio(m('a', 'ms'), m('o', 'ms')),
             cpuAO: ratio(m('a', 'cpuMs'), m('o', 'cpuMs')),
             minAB: variants.a && variants.b ? round(variants.a.minMs / variants.b.minMs, 2) : null,
+            ...(args.both ? { countedRuns, ...counted } : {}),
           });
         }
       }
@@ -283,10 +305,13 @@ async function main() {
 
   const has = (v) => args.variants.includes(v);
   if (args.instructions) return reportInstructions(args, results, { loadBefore, t0 });
+  if (args.both) return reportBoth(args, results, { loadBefore, t0 });
   const header = ['node', 'shape', 'mode', 'agents', ...args.variants.map((v) => `${v} ms`)];
   if (has('a') && has('b')) header.push('a/b', 'a/b min', 'cpu a/b');
-  if (has('n') && has('b')) header.push('n/b', 'cpu n/b');
   if (has('a') && has('c')) header.push('a/c', 'cpu a/c');
+  if (has('k') && has('b')) header.push('k/b', 'cpu k/b', 'rss k/b');
+  if (has('k') && has('c')) header.push('k/c');
+  if (has('n') && has('b')) header.push('n/b', 'cpu n/b');
   if (has('a') && has('e')) header.push('a/e', 'cpu a/e');
   if (has('a') && has('b')) header.push('rss a/b', 'a rss MB', 'gz a-b');
   if (has('o')) header.push('a/o', 'cpu a/o');
@@ -294,8 +319,10 @@ async function main() {
   for (const r of results) {
     const row = [r.node, r.shape, r.mode, r.agents, ...args.variants.map((v) => r.variants[v].medianMs)];
     if (has('a') && has('b')) row.push(r.ab.toFixed(2), r.minAB.toFixed(2), r.cpuAB.toFixed(2));
-    if (has('n') && has('b')) row.push(r.nb.toFixed(2), r.cpuNB.toFixed(2));
     if (has('a') && has('c')) row.push(r.ac.toFixed(2), r.cpuAC.toFixed(2));
+    if (has('k') && has('b')) row.push(r.kb.toFixed(2), r.cpuKB.toFixed(2), r.rssKB.toFixed(2));
+    if (has('k') && has('c')) row.push(r.kc.toFixed(2));
+    if (has('n') && has('b')) row.push(r.nb.toFixed(2), r.cpuNB.toFixed(2));
     if (has('a') && has('e')) row.push(r.ae.toFixed(2), r.cpuAE.toFixed(2));
     if (has('a') && has('b')) row.push(r.rssAB.toFixed(2), r.variants.a.medianRssMb, r.variants.a.gzipBytes - r.variants.b.gzipBytes);
     if (has('o')) row.push(r.ao.toFixed(2), r.cpuAO.toFixed(2));
@@ -303,7 +330,8 @@ async function main() {
   }
   const loadAfter = os.loadavg().map((x) => round(x, 2));
   console.log(`\nVite ${viteVersion()}, ${os.cpus().length} × ${os.cpus()[0]?.model.trim()}, load average ${loadBefore[0]} at start, ${loadAfter[0]} at end`);
-  console.log('a = plugin, n = plugin keeping nothing between builds (cache: false: a first build, or CI without a cache),');
+  console.log('a = plugin, warm (its cache kept from the build before), k = plugin, cold (its cache folder emptied before every build: a fresh clone),');
+  console.log('n = plugin keeping nothing between builds (cache: false),');
   console.log('b = hand-written static imports (floor), c = import.meta.glob eager, e = b imported by the entry; medians of interleaved runs');
   console.log('cli = whole `vite build` process (spawn to exit); api = build() alone; cpu = CPU time of all threads; rss = peak RSS\n');
   console.log(table(rows));
@@ -318,6 +346,10 @@ async function main() {
     worstCpuAB: worst('cpuAB'),
     worstAC: worst('ac'),
     worstRssAB1000: worst('rssAB', (r) => r.agents >= 1000),
+    worstKB: worst('kb'),
+    worstCpuKB: worst('cpuKB'),
+    worstKC: worst('kc', (r) => r.agents >= 200),
+    worstRssKB1000: worst('rssKB', (r) => r.agents >= 1000),
     worstNB: worst('nb'),
     worstCpuNB: worst('cpuNB'),
     worstAE: worst('ae'),
@@ -328,6 +360,7 @@ async function main() {
     console.log(`\nworst a/b ${verdict(summary.worstAB, TARGET.ab)} (target <= ${TARGET.ab}); worst cpu a/b ${verdict(summary.worstCpuAB, TARGET.cpuAB)} (<= ${TARGET.cpuAB})`);
     console.log(`worst a/c ${verdict(summary.worstAC, TARGET.ac, true)} (target < ${TARGET.ac}); worst rss a/b at 1,000 agents ${verdict(summary.worstRssAB1000, TARGET.rssAB)} (<= ${TARGET.rssAB})`);
     if (summary.worstAE !== null) console.log(`against e (the registry imported, as in an app): worst a/e ${verdict(summary.worstAE, TARGET.ab)}; worst cpu a/e ${verdict(summary.worstCpuAE, TARGET.cpuAB)}`);
+    if (summary.worstKB !== null) console.log(`cold (k): worst k/b ${verdict(summary.worstKB, TARGET.ab)}; worst cpu k/b ${verdict(summary.worstCpuKB, TARGET.cpuAB)}; worst k/c at 200+ agents ${verdict(summary.worstKC, TARGET.ac, true)}; worst rss k/b at 1,000 agents ${verdict(summary.worstRssKB1000, TARGET.rssKB)}`);
     if (summary.worstNB !== null) console.log(`nothing kept (n): worst n/b ${verdict(summary.worstNB, TARGET.ab)}; worst cpu n/b ${verdict(summary.worstCpuNB, TARGET.cpuAB)}`);
   }
   const elapsed = round((performance.now() - t0) / 1000, 1);
@@ -350,7 +383,7 @@ async function main() {
 }
 
 /** The ratios of instruction counts an `--instructions` run reports where both builds ran; each result holds them as `insXY`. */
-const INS_PAIRS = [['a', 'b'], ['n', 'b'], ['a', 'c'], ['a', 'e'], ['a', 'o']];
+const INS_PAIRS = [['a', 'b'], ['k', 'b'], ['k', 'c'], ['n', 'b'], ['a', 'c'], ['a', 'e'], ['a', 'o']];
 const insKey = (x, y) => `ins${x.toUpperCase()}${y.toUpperCase()}`;
 
 /** The table, summary and file of an `--instructions` run: medians of instruction counts, in millions. */
@@ -377,6 +410,64 @@ function reportInstructions(args, results, { loadBefore, t0 }) {
   };
   fs.writeFileSync(path.join(BENCH, 'instructions.json'), `${JSON.stringify(out, null, 2)}\n`);
   console.log('wrote bench/instructions.json');
+}
+
+/**
+ * The table of a `--both` run: counted and timed ratios of each project side by side, warm (a) and
+ * cold (k) against the hand-written registry (b) and `import.meta.glob` (c).
+ */
+function reportBoth(args, results, { loadBefore, t0 }) {
+  const has = (v) => args.variants.includes(v);
+  const cols = [];
+  const add = (when, title, get) => when && cols.push([title, get]);
+  const fix = (x, d) => (x === null || x === undefined ? '-' : x.toFixed(d));
+  add(has('a') && has('b'), 'ins a/b', (r) => fix(r.insAB, 3));
+  add(has('k') && has('b'), 'ins k/b', (r) => fix(r.insKB, 3));
+  add(has('k') && has('c'), 'ins k/c', (r) => fix(r.insKC, 3));
+  add(has('a') && has('b'), 'a/b', (r) => fix(r.ab, 2));
+  add(has('k') && has('b'), 'k/b', (r) => fix(r.kb, 2));
+  add(has('k') && has('b'), 'cpu k/b', (r) => fix(r.cpuKB, 2));
+  add(has('k') && has('c'), 'k/c', (r) => fix(r.kc, 2));
+  add(has('k') && has('b'), 'rss k/b', (r) => fix(r.rssKB, 2));
+  add(has('o'), 'ins a/o', (r) => fix(r.insAO, 3));
+  const rows = [['node', 'shape', 'mode', 'agents', ...args.variants.map((v) => `${v} ms`), ...cols.map(([title]) => title)]];
+  for (const r of results) rows.push([r.node, r.shape, r.mode, r.agents, ...args.variants.map((v) => r.variants[v].medianMs), ...cols.map(([, get]) => get(r))]);
+  const loadAfter = os.loadavg().map((x) => round(x, 2));
+  console.log(`\nVite ${viteVersion()}, ${os.cpus().length} × ${os.cpus()[0]?.model.trim()}, load average ${loadBefore[0]} at start, ${loadAfter[0]} at end`);
+  console.log('a = plugin, warm (its cache kept from the build before); k = plugin, cold (its cache folder emptied before every build: a fresh clone);');
+  console.log('b = hand-written static imports (floor); c = import.meta.glob eager. ins = instructions counted by callgrind (all threads),');
+  console.log(`medians of ${results[0]?.countedRuns ?? 0} counted run(s); the rest are medians of ${results[0]?.runs ?? 0} timed runs (wall; cpu = all threads; rss = peak)\n`);
+  console.log(table(rows));
+  const worst = (key, filter = () => true) => {
+    const xs = results.filter(filter).map((r) => r[key]).filter((x) => x !== null && x !== undefined);
+    return xs.length ? Math.max(...xs) : null;
+  };
+  const summary = {
+    countedKB2020: worst('insKB', (r) => r.agents <= 200),
+    countedKB1000: worst('insKB', (r) => r.agents >= 1000),
+    countedKC: worst('insKC', (r) => r.agents >= 200),
+    countedAB: worst('insAB'),
+    timedKB: worst('kb'),
+    timedKC: worst('kc', (r) => r.agents >= 200),
+    rssKB1000: worst('rssKB', (r) => r.agents >= 1000),
+  };
+  const verdict = (x, t, strict = false) => (x === null ? 'n/a' : `${x.toFixed(3)} ${(strict ? x < t : x <= t) ? 'met' : 'MISSED'}`);
+  console.log(`\ncold, counted: worst k/b at 20-200 agents ${verdict(summary.countedKB2020, 1.1)} (<= 1.10); at 1,000 ${verdict(summary.countedKB1000, 1.2)} (<= 1.20); worst k/c at 200+ ${verdict(summary.countedKC, 1, true)} (< 1.00)`);
+  console.log(`cold, timed: worst k/b ${verdict(summary.timedKB, 1.1)}; worst k/c at 200+ ${verdict(summary.timedKC, 1, true)}; worst rss k/b at 1,000 ${verdict(summary.rssKB1000, 1.1)} (<= 1.10)`);
+  console.log(`warm, counted: worst a/b ${verdict(summary.countedAB, 1.1)} (<= 1.10)`);
+  const elapsed = round((performance.now() - t0) / 1000, 1);
+  console.log(`bench took ${elapsed} s`);
+  if (!args.write) return;
+  const out = {
+    date: new Date().toISOString(),
+    machine: { vite: viteVersion(), cpus: os.cpus().length, cpu: os.cpus()[0]?.model.trim(), loadavgStart: loadBefore, loadavgEnd: loadAfter },
+    method: 'Per project: a warm-up round, then timed runs (fresh `vite build` processes, interleaved), then counted runs (the same builds under callgrind); ratios of medians. k empties its cache folder before each build.',
+    seconds: elapsed,
+    summary,
+    results,
+  };
+  fs.writeFileSync(path.join(BENCH, 'both.json'), `${JSON.stringify(out, null, 2)}\n`);
+  console.log('wrote bench/both.json');
 }
 
 function viteVersion() {
