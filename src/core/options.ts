@@ -67,7 +67,8 @@ export interface Options {
    * per input: `true` keeps them under Vite's `cacheDir` (else the nearest
    * `node_modules/.cache/agent-scorers/`), a string is a folder (relative to `root`), `false` keeps
    * nothing. A file read within a few seconds of its last modification is never kept (its time may
-   * not move on a quick second edit).
+   * not move on a quick second edit). A fresh clone (a CI job, a Docker image build) reads everything:
+   * a checkout gives every file a new stamp, so a cache folder restored from an earlier job is never used.
    * @default `true`
    */
   cache?: boolean | string;
