@@ -69,7 +69,10 @@ export interface Options {
    * nothing. A file read within a few seconds of its last modification is never kept (its time may
    * not move on a quick second edit). A fresh clone (a CI job, a Docker image build) reads everything:
    * a checkout gives every file a new stamp, so a cache folder restored from an earlier job is never used.
-   * @default `true`
+   * That is why the default is off where the `CI` environment variable is set (to anything but `''`,
+   * `0` or `false`, as GitHub Actions, GitLab CI, Netlify and most CI services do): there, writing the
+   * cache only costs time. Set `cache: true` on a runner that builds the same working copy again.
+   * @default `true`, or `false` when `CI` is set
    */
   cache?: boolean | string;
   /**
@@ -130,7 +133,13 @@ const isString = (v: unknown): v is string => typeof v === 'string';
 const isNonEmptyString = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
 
 /** Checked at plugin creation, so a typo fails before any build work starts. */
-export function checkOptions(input: unknown = {}): CheckedOptions {
+/** What `CI` means to the `cache` default: set, and not one of the values people write for "no". */
+export const isCI = (env: NodeJS.ProcessEnv): boolean => {
+  const value = env.CI?.trim().toLowerCase();
+  return value !== undefined && value !== '' && value !== '0' && value !== 'false';
+};
+
+export function checkOptions(input: unknown = {}, env: NodeJS.ProcessEnv = process.env): CheckedOptions {
   if (input === null || typeof input !== 'object' || Array.isArray(input)) {
     fail(`options must be an object, got ${input === null ? 'null' : Array.isArray(input) ? 'an array' : typeof input}.`);
   }
@@ -180,7 +189,7 @@ export function checkOptions(input: unknown = {}): CheckedOptions {
     manifest: o.manifest === true ? DEFAULT_MANIFEST_FILE : isString(o.manifest) ? o.manifest : null,
     strict: o.strict === true,
     levels: o.agentsDir !== undefined && !Object.hasOwn(settings, 'AGENTS_DIR_MISSING') ? Object.freeze({ ...levels, AGENTS_DIR_MISSING: 'error' }) : levels,
-    cache: (o.cache as boolean | string | undefined) ?? true,
+    cache: (o.cache as boolean | string | undefined) ?? !isCI(env),
     inspector,
   };
 }

@@ -42,12 +42,20 @@ describe('options are checked at plugin creation', () => {
     expect(checkOptions({ inspector: false }).inspector).toBe(null);
   });
 
+  test('cache: on by default, off by default where CI is set, as written when given', () => {
+    for (const CI of [undefined, '', '0', 'false', 'FALSE', ' false ']) expect(checkOptions({}, { CI }).cache, `CI=${CI}`).toBe(true);
+    for (const CI of ['1', 'true', 'True', 'yes', 'woodpecker']) expect(checkOptions({}, { CI }).cache, `CI=${CI}`).toBe(false);
+    expect(checkOptions({ cache: true }, { CI: 'true' }).cache).toBe(true);
+    expect(checkOptions({ cache: 'var/cache' }, { CI: 'true' }).cache).toBe('var/cache');
+    expect(checkOptions({ cache: false }, {}).cache).toBe(false);
+  });
+
   test('options that are not an object are rejected', () => {
     expect(() => agentScorers('src' as any)).toThrow('agent-scorers: options must be an object, got string.');
   });
 
   test('defaults', () => {
-    const o = withRoot(checkOptions(undefined), '/project', () => true);
+    const o = withRoot(checkOptions(undefined, {}), '/project', () => true);
     expect(o).toMatchObject({
       root: '/project',
       agentsDirs: ['/project/src/mastra/agents'],

@@ -1,5 +1,5 @@
 /**
- * A dev server with the readings store (option `cache`, on by default): a restart reuses what the
+ * A dev server with the readings store (option `cache`, on by default outside CI): a restart reuses what the
  * last server kept (proven by a reading tampered with in the store), and edits while it runs still
  * show on the next import, read afresh.
  */
@@ -23,7 +23,7 @@ test('a restarted dev server reuses the kept readings; an edit while it runs is 
       root: dir,
       logLevel: 'silent',
       appType: 'custom',
-      plugins: [agentScorers({ dts: false })],
+      plugins: [agentScorers({ dts: false, cache: true })],
       optimizeDeps: { noDiscovery: true, include: [] },
     });
     await watcherSettled(server.watcher, path.join(dir, 'src')); // node_modules is not watched

@@ -111,11 +111,20 @@ export async function build(
     dir = prepare(fixture, host),
     config = configFor(host, pluginOptions),
     extraArgs = [],
-  }: { pluginOptions?: string; dir?: string; /** The whole config file, instead of the standard one. */ config?: string; extraArgs?: string[] } = {},
+    env = {},
+  }: {
+    pluginOptions?: string;
+    dir?: string;
+    /** The whole config file, instead of the standard one. */
+    config?: string;
+    extraArgs?: string[];
+    /** Beside `run`'s: builds run with `CI=1` unless this says otherwise. */
+    env?: Record<string, string>;
+  } = {},
 ): Promise<BuildResult> {
   fs.writeFileSync(path.join(dir, host.startsWith('vite') ? 'vite.config.mjs' : `${host}.config.mjs`), config);
   const [script, ...args] = CLI[host];
-  const { code, output } = await run(process.execPath, [path.join(REPO, script), ...args, ...extraArgs], dir);
+  const { code, output } = await run(process.execPath, [path.join(REPO, script), ...args, ...extraArgs], dir, env);
   const main = path.join(dir, 'dist/main.js');
   return {
     host,

@@ -8,12 +8,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, test } from 'vitest';
-import { age, build, count, DIST, HOSTS, poll, prepare, REPO, run, storeFolder, type Host } from '../helpers/hosts.js';
+import { age, build as buildIn, count, DIST, HOSTS, poll, prepare, REPO, run, storeFolder, type Host } from '../helpers/hosts.js';
 
 const TONE = 'src/mastra/agents/weather/scorers/tone.ts';
 const COLLISION = '[SCORER_KEY_COLLISION] Agent "weather": scorer "relevance"';
 const HOUR_AGO = new Date(Date.now() - 3600_000);
 const IN_AN_HOUR = new Date(Date.now() + 3600_000);
+/** Outside CI, where `cache` is on by default (`run` sets `CI=1` for every other test). */
+const LOCAL = { CI: '' };
+const build = (host: Host, fixture: string, options: Parameters<typeof buildIn>[2] = {}) => buildIn(host, fixture, { ...options, env: LOCAL });
 /** A store entry: kind, root-relative path, stamp, index into `values`. */
 type Stored = [string, string, string, number];
 
@@ -151,6 +154,20 @@ describe.each(HOSTS)('readings kept between builds on %s', (host) => {
   });
 });
 
+describe.each(HOSTS)('in CI on %s', (host) => {
+  test('the default keeps nothing (a fresh checkout could never reuse it); cache: true still keeps', async () => {
+    const dir = project(host);
+    const ci = await buildIn(host, 'basic', { dir, pluginOptions: OPTIONS, env: { CI: 'true' } });
+    expect(ci.code, ci.output).toBe(0);
+    expect(count(ci.output, COLLISION)).toBe(1);
+    expect(fs.existsSync(storeFolder(dir, host))).toBe(false);
+    const kept = await buildIn(host, 'basic', { dir, pluginOptions: '{ dts: false, manifest: true, cache: true }', env: { CI: 'true' } });
+    expect(kept.code, kept.output).toBe(0);
+    expect(storeFiles(dir, host)).toHaveLength(1);
+    expect(outcomeFiles(dir, host)).toHaveLength(1);
+  });
+});
+
 test('cache: a folder keeps the store there (relative to root)', async () => {
   const dir = project('vite8');
   const result = await build('vite8', 'basic', { dir, pluginOptions: "{ dts: false, cache: 'var/readings' }" });
@@ -258,7 +275,7 @@ test('watch mode never serves a kept outcome: it must watch the folders itself',
   const main = path.join(dir, 'dist/main.js');
   fs.rmSync(main);
   // The same config, so the same options and the same kept outcome, with --watch.
-  const child = spawn(process.execPath, [path.join(REPO, 'node_modules/rollup/dist/bin/rollup'), '-c', 'rollup.config.mjs', '--watch'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [path.join(REPO, 'node_modules/rollup/dist/bin/rollup'), '-c', 'rollup.config.mjs', '--watch'], { cwd: dir, env: { ...process.env, ...LOCAL }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (chunk) => void (output += chunk));
   child.stderr.on('data', (chunk) => void (output += chunk));
@@ -313,7 +330,7 @@ describe('the esbuild plugin and agent-scorers generate keep readings too', () =
     const { default: agentScorers } = (await import(pathToFileURL(path.join(DIST, 'plugin/esbuild.js')).href)) as { default: (o?: object) => import('esbuild').Plugin };
     const dir = app('cache-esbuild');
     const bundle = () =>
-      esbuild.build({ absWorkingDir: dir, entryPoints: ['src/main.ts'], bundle: true, platform: 'node', format: 'esm', outdir: 'out', logLevel: 'silent', plugins: [agentScorers({ manifest: true, dts: false })] });
+      esbuild.build({ absWorkingDir: dir, entryPoints: ['src/main.ts'], bundle: true, platform: 'node', format: 'esm', outdir: 'out', logLevel: 'silent', plugins: [agentScorers({ manifest: true, dts: false, cache: true })] });
     const sampling = () => JSON.parse(fs.readFileSync(path.join(dir, 'out/agent-scorers.manifest.json'), 'utf8')).agents.weather.scorers.tone.sampling;
     expect((await bundle()).errors).toEqual([]);
     expect(fs.readdirSync(store(dir))).toHaveLength(1);
@@ -327,7 +344,7 @@ describe('the esbuild plugin and agent-scorers generate keep readings too', () =
 
   test('agent-scorers generate', async () => {
     const dir = app('cache-generate');
-    const generate = () => run(process.execPath, [path.join(DIST, 'plugin/bin.js'), 'generate', '--dts', 'false'], dir);
+    const generate = () => run(process.execPath, [path.join(DIST, 'plugin/bin.js'), 'generate', '--dts', 'false'], dir, LOCAL);
     const manifestOfGenerated = () => fs.readFileSync(path.join(dir, 'src/agent-scorers.gen.mjs'), 'utf8');
     expect((await generate()).code).toBe(0);
     expect(fs.readdirSync(store(dir))).toHaveLength(1);

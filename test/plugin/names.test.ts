@@ -69,7 +69,7 @@ describe.each(HOSTS)('hostile names from a kept outcome on %s', (host) => {
     age(path.join(dir, 'src'));
     const ids = (registry: any) => Object.fromEntries(Object.keys(registry).map((agent) => [agent, Object.keys(registry[agent]).map((k) => [k, registry[agent][k].scorer.id])]));
 
-    const first = await build(host, 'names', { dir });
+    const first = await build(host, 'names', { dir, pluginOptions: '{ dts: false, cache: true }' });
     expect(first.code, first.output).toBe(0);
     const folder = storeFolder(dir, host);
     const [outcome] = fs.readdirSync(folder).filter((f) => f.startsWith('outcome-'));
@@ -78,7 +78,7 @@ describe.each(HOSTS)('hostile names from a kept outcome on %s', (host) => {
     const expected = ids((await first.load()).registry);
     expect(Object.keys(expected.hostile)).toHaveLength(keys.length);
 
-    const second = await build(host, 'names', { dir });
+    const second = await build(host, 'names', { dir, pluginOptions: '{ dts: false, cache: true }' });
     expect(second.code, second.output).toBe(0);
     expect(fs.statSync(path.join(folder, outcome)).mtimeMs).toBe(keptAt); // served, not planned and kept again
     expect(ids((await second.load()).registry)).toEqual(expected);
