@@ -292,20 +292,21 @@ export default agentConfig({
 
 /**
  * The builds of one project, by letter (bench/README.md): the plugin (a; n keeping nothing from the build
- * before; o another build of it, for --compare), the hand-written registry as the entry (b) and imported
+ * before; k and f cold, in CI and outside; o another build of it, for --compare), the hand-written registry as the entry (b) and imported
  * by it (e), and `import.meta.glob` (c). bench/run.mjs and bench/build-one.mjs check their arguments against it.
  */
 export const VARIANTS = {
   a: { what: 'plugin', plugin: true },
   n: { what: 'plugin, nothing kept', plugin: true },
-  k: { what: 'plugin, cold: its cache folder emptied before every build', plugin: true, cold: true },
+  k: { what: 'plugin, cold in CI: its cache folder emptied before every build, CI=true', plugin: true, cold: true, env: { CI: 'true' } },
+  f: { what: 'plugin, cold outside CI: its cache folder emptied before every build, CI unset (so it writes the cache)', plugin: true, cold: true },
   o: { what: 'another plugin build', plugin: true },
   b: { what: 'hand-written', plugin: false },
   c: { what: 'import.meta.glob', plugin: false },
   e: { what: 'hand-written, imported', plugin: false },
 };
 export const isPluginVariant = (v) => VARIANTS[v]?.plugin === true;
-/** Where a variant's Vite keeps its cache: k has a folder of its own, emptied before each of its builds (bench/run.mjs). */
+/** Where a variant's Vite keeps its cache: k and f have a folder of their own, emptied before each of its builds (bench/run.mjs). */
 export const cacheDirOf = (variant) => (VARIANTS[variant]?.cold ? `node_modules/.vite-${variant}` : 'node_modules/.vite');
 
 /**

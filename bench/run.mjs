@@ -25,8 +25,10 @@
  *   repeatable to ~1% whatever else the machine runs, ~50x slower; 3 runs unless --runs; bench/instructions.json)
  *   --both (time and count in one run, one table: --runs timed runs, 9 unless given, then --counted counted
  *   runs, 1 unless given; bench/both.json)
- * Variant k is the plugin cold: its cache folder emptied before every build, as in a fresh clone (a is warm:
- * the cache of the build before kept). The default variants are a, k, b and c.
+ * Variant k is the plugin cold in a CI job: its cache folder emptied before every build, as in a fresh clone,
+ * and CI=true (so the plugin keeps nothing by default); f is the same outside CI, where the plugin writes its
+ * cache (a is warm: the cache of the build before kept). Every other build runs with CI unset, whatever the
+ * shell has. The default variants are a, k, b and c.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -137,7 +139,8 @@ async function buildOnce(node, project, variant, mode, { profileDir, count = fal
   // A cold build is a fresh clone's: nothing kept from any build before (every cache folder empty).
   if (VARIANTS[variant].cold) fs.rmSync(path.join(project.dir, cacheDirOf(variant)), { recursive: true, force: true });
   const prof = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${project.shape}-${project.agents}-${variant}-${mode}.cpuprofile`] : [];
-  const spawnBuild = async (argv, env) => {
+  const spawnBuild = async (argv, extraEnv) => {
+    const env = { CI: '', ...VARIANTS[variant].env, ...extraEnv };
     if (!count) return { ...(await spawnTimed(node, argv, project.dir, env)), ins: null };
     const r = await spawnTimed('valgrind', [...CALLGRIND, node, ...argv], project.dir, env);
     const { ins, out } = splitValgrind(r.out);
@@ -282,6 +285,7 @@ async function main() {
             variants,
             ab: ratio(m('a', 'ms'), m('b', 'ms')),
             kb: ratio(m('k', 'ms'), m('b', 'ms')),
+            fb: ratio(m('f', 'ms'), m('b', 'ms')),
             cpuKB: ratio(m('k', 'cpuMs'), m('b', 'cpuMs')),
             kc: ratio(m('k', 'ms'), m('c', 'ms')),
             rssKB: ratio(m('k', 'rssKb'), m('b', 'rssKb')),
@@ -330,7 +334,8 @@ async function main() {
   }
   const loadAfter = os.loadavg().map((x) => round(x, 2));
   console.log(`\nVite ${viteVersion()}, ${os.cpus().length} × ${os.cpus()[0]?.model.trim()}, load average ${loadBefore[0]} at start, ${loadAfter[0]} at end`);
-  console.log('a = plugin, warm (its cache kept from the build before), k = plugin, cold (its cache folder emptied before every build: a fresh clone),');
+  console.log('a = plugin, warm (its cache kept from the build before), k = plugin, cold in CI (its cache folder emptied before every build: a fresh clone; CI=true),');
+  if (args.variants.includes('f')) console.log('f = plugin, cold outside CI (as k, CI unset: it writes its cache for the next build),');
   console.log('n = plugin keeping nothing between builds (cache: false),');
   console.log('b = hand-written static imports (floor), c = import.meta.glob eager, e = b imported by the entry; medians of interleaved runs');
   console.log('cli = whole `vite build` process (spawn to exit); api = build() alone; cpu = CPU time of all threads; rss = peak RSS\n');
@@ -383,7 +388,7 @@ async function main() {
 }
 
 /** The ratios of instruction counts an `--instructions` run reports where both builds ran; each result holds them as `insXY`. */
-const INS_PAIRS = [['a', 'b'], ['k', 'b'], ['k', 'c'], ['n', 'b'], ['a', 'c'], ['a', 'e'], ['a', 'o']];
+const INS_PAIRS = [['a', 'b'], ['k', 'b'], ['k', 'c'], ['f', 'b'], ['n', 'b'], ['a', 'c'], ['a', 'e'], ['a', 'o']];
 const insKey = (x, y) => `ins${x.toUpperCase()}${y.toUpperCase()}`;
 
 /** The table, summary and file of an `--instructions` run: medians of instruction counts, in millions. */
@@ -424,8 +429,10 @@ function reportBoth(args, results, { loadBefore, t0 }) {
   add(has('a') && has('b'), 'ins a/b', (r) => fix(r.insAB, 3));
   add(has('k') && has('b'), 'ins k/b', (r) => fix(r.insKB, 3));
   add(has('k') && has('c'), 'ins k/c', (r) => fix(r.insKC, 3));
+  add(has('f') && has('b'), 'ins f/b', (r) => fix(r.insFB, 3));
   add(has('a') && has('b'), 'a/b', (r) => fix(r.ab, 2));
   add(has('k') && has('b'), 'k/b', (r) => fix(r.kb, 2));
+  add(has('f') && has('b'), 'f/b', (r) => fix(r.fb, 2));
   add(has('k') && has('b'), 'cpu k/b', (r) => fix(r.cpuKB, 2));
   add(has('k') && has('c'), 'k/c', (r) => fix(r.kc, 2));
   add(has('k') && has('b'), 'rss k/b', (r) => fix(r.rssKB, 2));
@@ -434,7 +441,8 @@ function reportBoth(args, results, { loadBefore, t0 }) {
   for (const r of results) rows.push([r.node, r.shape, r.mode, r.agents, ...args.variants.map((v) => r.variants[v].medianMs), ...cols.map(([, get]) => get(r))]);
   const loadAfter = os.loadavg().map((x) => round(x, 2));
   console.log(`\nVite ${viteVersion()}, ${os.cpus().length} × ${os.cpus()[0]?.model.trim()}, load average ${loadBefore[0]} at start, ${loadAfter[0]} at end`);
-  console.log('a = plugin, warm (its cache kept from the build before); k = plugin, cold (its cache folder emptied before every build: a fresh clone);');
+  console.log('a = plugin, warm (its cache kept from the build before); k = plugin, cold in CI (its cache folder emptied before every build: a fresh clone; CI=true);');
+  if (has('f')) console.log('f = plugin, cold outside CI (as k, CI unset: it writes its cache for the next build);');
   console.log('b = hand-written static imports (floor); c = import.meta.glob eager. ins = instructions counted by callgrind (all threads),');
   console.log(`medians of ${results[0]?.countedRuns ?? 0} counted run(s); the rest are medians of ${results[0]?.runs ?? 0} timed runs (wall; cpu = all threads; rss = peak)\n`);
   console.log(table(rows));
