@@ -33,6 +33,10 @@ if (isPluginVariant(variant)) {
   // The default, as in the cli configs (generate.mjs): k and f differ only by the CI variable run.mjs sets.
   const plugin = agentScorers(variant === 'n' ? { dts: false, cache: false } : { dts: false });
   plugins.push(process.env.BENCH_HOOK_CPU ? timeHooks(plugin) : plugin);
+} else if (VARIANTS[variant].standIn) {
+  // The stand-in serves what bench/capture.mjs recorded in this project (bench/generate.mjs).
+  const { default: standIn } = await import(new URL(`file://${projectDir}/stand-in/plugin.mjs`).href);
+  plugins.push(standIn());
 }
 
 /**

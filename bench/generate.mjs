@@ -292,8 +292,10 @@ export default agentConfig({
 
 /**
  * The builds of one project, by letter (bench/README.md): the plugin (a; n keeping nothing from the build
- * before; k and f cold, in CI and outside; o another build of it, for --compare), the hand-written registry as the entry (b) and imported
- * by it (e), and `import.meta.glob` (c). bench/run.mjs and bench/build-one.mjs check their arguments against it.
+ * before; k and f cold, in CI and outside; o another build of it, for --compare), the stand-in (s: the
+ * plugin's own output served with no work at all, the floor of any plugin that generates this registry),
+ * the hand-written registry as the entry (b) and imported by it (e), and `import.meta.glob` (c).
+ * bench/run.mjs and bench/build-one.mjs check their arguments against it.
  */
 export const VARIANTS = {
   a: { what: 'plugin', plugin: true },
@@ -301,6 +303,7 @@ export const VARIANTS = {
   k: { what: 'plugin, cold in CI: its cache folder emptied before every build, CI=true', plugin: true, cold: true, env: { CI: 'true' } },
   f: { what: 'plugin, cold outside CI: its cache folder emptied before every build, CI unset (so it writes the cache)', plugin: true, cold: true },
   o: { what: 'another plugin build', plugin: true },
+  s: { what: 'stand-in: a plugin that only serves the registry text the plugin generated for this tree (captured from a real build)', plugin: false, standIn: true },
   b: { what: 'hand-written', plugin: false },
   c: { what: 'import.meta.glob', plugin: false },
   e: { what: 'hand-written, imported', plugin: false },
@@ -329,6 +332,33 @@ export const viteOptions = (variant) => ({
     rolldownOptions: { output: { entryFileNames: 'main.js', format: 'es' } },
   },
 });
+
+/**
+ * Variant s, the stand-in: serves, for the plugin's two virtual ids, the text the plugin itself generated
+ * for this tree (captured by bench/capture.mjs before the stand-in's first build: `stand-in/registry.js`
+ * and `stand-in/once.js`), through filtered `resolveId` and `load` hooks, and does nothing else: no scan,
+ * no reading, no warnings. What a build costs above it is the plugin's own work; what it costs above the
+ * hand-written registry (b) is the host's cost of the generated code.
+ */
+const STAND_IN_PLUGIN = `import fs from 'node:fs';
+
+const served = {
+  '\\0virtual:agent-scorers': new URL('./registry.js', import.meta.url),
+  '\\0virtual:agent-scorers:once': new URL('./once.js', import.meta.url),
+};
+
+export default function standIn() {
+  return {
+    name: 'agent-scorers-stand-in',
+    enforce: 'pre',
+    resolveId: { filter: { id: /^virtual:agent-scorers(?::once)?$/ }, handler: (source) => '\\0' + source },
+    load: {
+      filter: { id: /^\\0virtual:agent-scorers(?::once)?$/ },
+      handler: (id) => (served[id] ? { code: fs.readFileSync(served[id], 'utf8'), moduleType: 'js', map: { mappings: '' } } : null),
+    },
+  };
+}
+`;
 
 /** Returns `{ dir, agents, scorers, shape }`; writes the tree under `dir` unless it is already current. */
 export function generate(baseDir, agents, shape = 'factory') {
@@ -380,7 +410,7 @@ export function generate(baseDir, agents, shape = 'factory') {
   }
 
   // main-o.ts is main-a.ts for another build of the plugin (bench/run.mjs --compare).
-  for (const v of Object.keys(VARIANTS).filter(isPluginVariant)) fs.writeFileSync(path.join(src, `main-${v}.ts`), `import scorers from 'virtual:agent-scorers';\n\nexport default scorers;\n`);
+  for (const v of Object.keys(VARIANTS).filter((x) => isPluginVariant(x) || VARIANTS[x].standIn)) fs.writeFileSync(path.join(src, `main-${v}.ts`), `import scorers from 'virtual:agent-scorers';\n\nexport default scorers;\n`);
   // e: the same hand-written registry imported by the entry, as an app imports it (the graph of a).
   fs.writeFileSync(path.join(src, 'main-e.ts'), `import scorers from './main-b.ts';\n\nexport default scorers;\n`);
   fs.writeFileSync(
@@ -418,18 +448,21 @@ for (const agent of Object.keys(byAgent)) Object.freeze(byAgent[agent]);
 export default Object.freeze(byAgent);
 `,
   );
+  fs.mkdirSync(path.join(dir, 'stand-in'), { recursive: true });
+  fs.writeFileSync(path.join(dir, 'stand-in/plugin.mjs'), STAND_IN_PLUGIN);
   for (const variant of Object.keys(VARIANTS)) {
     // What a user writes: the plugin by its package name (bench/run.mjs links it), the rest inline.
     // n: the plugin with nothing kept from the previous build (a first build, or CI without a cache).
     const plugin = isPluginVariant(variant);
+    const standIn = VARIANTS[variant].standIn === true;
     const pkg = variant === 'o' ? 'agent-scorers-other' : 'agent-scorers';
     fs.writeFileSync(
       path.join(dir, `vite.config.${variant}.ts`),
       `import { defineConfig } from 'vite';
-${plugin ? `import agentScorers from '${pkg}/vite';\n` : ''}
+${plugin ? `import agentScorers from '${pkg}/vite';\n` : ''}${standIn ? `import standIn from './stand-in/plugin.mjs';\n` : ''}
 export default defineConfig({
   ...${JSON.stringify(viteOptions(variant))},
-  plugins: [${plugin ? `agentScorers({ dts: false${variant === 'n' ? ', cache: false' : ''} })` : ''}],
+  plugins: [${plugin ? `agentScorers({ dts: false${variant === 'n' ? ', cache: false' : ''} })` : standIn ? 'standIn()' : ''}],
 });
 `,
     );
