@@ -5,6 +5,7 @@
  */
 import { createRequire } from 'node:module';
 import type { Node, ObjectExpression, ObjectProperty, Program } from 'oxc-parser';
+import { codeOccurrences, type Lexed } from './lex.js';
 import { lightParse } from './light-parse.js';
 import { functionSkeleton } from './skeleton.js';
 
@@ -25,11 +26,15 @@ export interface ModuleScope {
    * skipped). A reading of a scope that is not checked may have missed a syntax error.
    */
   readonly checked: boolean;
+  /** Read by light-parse.ts: its tokens and literal ranges, to count names in code only. */
+  readonly lexed?: Lexed;
   bindings?: Map<string, Node | null>;
   identifierCounts?: Map<string, number>;
 }
 
 type ParserLang = 'js' | 'jsx' | 'ts' | 'tsx';
+
+const NO_OFFSETS: ReadonlySet<number> = new Set();
 
 function langOf(filename: string): ParserLang {
   const query = filename.indexOf('?');
@@ -46,21 +51,21 @@ export class NeedsFullParse extends Error {}
 
 /**
  * Parses `source`, or returns null on any parse error: the host reports real syntax errors itself.
- * With `skeleton`, reads the source with its function bodies emptied: with light-parse.ts when
- * that small grammar covers it, else with oxc-parser when emptying made it shorter (a much smaller
- * AST to transfer). The scope is then `partial`; a parse error, or no module syntax left (an
- * `import.meta` may have been in a body), falls back to the whole source.
+ * With `skeleton`, reads only what the readings look at, leaving function bodies out: with
+ * light-parse.ts when its small grammar covers the module, else with oxc-parser over the source with
+ * its function bodies emptied (skeleton.ts) when that made it shorter (a much smaller AST to transfer).
+ * The scope is then `partial`; a parse error, or no module syntax left (an `import.meta` may have been
+ * in a body), falls back to the whole source.
  */
 export function parseModule(source: string, filename: string, skeleton = false): ModuleScope | null {
   const lang = langOf(filename);
   if (skeleton && (lang === 'js' || lang === 'ts')) {
-    const text = functionSkeleton(source);
-    // The usual small skeleton is read in JS; anything beyond its grammar goes to oxc-parser.
-    const light = text === null ? null : lightParse(text, lang === 'ts');
+    // The usual small module is read in JS; anything beyond that reader's grammar goes to oxc-parser.
+    const light = lightParse(source, lang === 'ts');
     if (light !== null) {
-      const checked = light.complete && text === source;
-      return { program: light.program, source, hasModuleSyntax: true, typeOnlyDefaults: new Set(), partial: true, checked };
+      return { program: light.program, source, hasModuleSyntax: true, typeOnlyDefaults: NO_OFFSETS, partial: true, checked: light.complete, lexed: light.lexed };
     }
+    const text = functionSkeleton(source);
     if (text !== null && text !== source) {
       const scope = parseText(text, source, filename, lang, true);
       if (scope !== null && scope.hasModuleSyntax) return scope;
@@ -428,8 +433,12 @@ function patternNames(pattern: Node): string[] {
 /** True when `name` occurs as an identifier at most `max` times, declaration included. */
 export function isReferencedAtMost(name: string, scope: ModuleScope, max: number): boolean {
   // Every identifier occurrence is also a textual one (escaped identifiers aside), so a low text count
-  // settles it without walking the AST.
-  if (!scope.source.includes('\\u') && textOccurrences(scope.source, name, max + 1) <= max) return true;
+  // settles it without walking the AST; so does a low count outside literals and comments (a scorer's
+  // description often names it: `description: 'A scorer that...'`).
+  if (!scope.source.includes('\\u')) {
+    if (textOccurrences(scope.source, name, max + 1) <= max) return true;
+    if (scope.lexed !== undefined && codeOccurrences(scope.source, name, scope.lexed, max + 1) <= max) return true;
+  }
   if (scope.partial) throw new NeedsFullParse();
   scope.identifierCounts ??= countIdentifiers(scope.program);
   return (scope.identifierCounts.get(name) ?? 0) <= max;

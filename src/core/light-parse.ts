@@ -1,136 +1,41 @@
 /**
- * A reader for the small module skeletons that scorer files and configs usually are (skeleton.ts):
- * imports, `const` bindings, function declarations and an `export default` of an object literal,
- * a call or a name. It builds the few ESTree nodes the static readings look at, in oxc-parser's
- * shape, in a few microseconds, where a call into oxc-parser costs tens (most of it handing the AST
- * over). Anything outside that small grammar returns null and oxc-parser reads the module instead.
+ * A reader for the small modules that scorer files and configs usually are: imports, type
+ * declarations, `const` bindings, function declarations and an `export default` of an object literal,
+ * a call or a name. It builds the few ESTree nodes the static readings look at, in oxc-parser's shape,
+ * reading the top level token by token (lex.ts) and skipping parameter lists, function bodies and
+ * types without reading them. Anything outside that small grammar returns null and oxc-parser reads
+ * the module instead (ast.ts), which costs a build far more: loading it alone counts ~145 million
+ * instructions on Node 24, a tenth of a 20-agent build (ARCHITECTURE.md, "Cold builds").
  *
  * Sub-expressions the readings never judge (operators, member access on values, `new`) become
  * `Opaque` nodes, which every reading treats as "not evident", exactly as it treats those node types.
  * Identifiers inside them are not kept, so the scope is always `partial` (ast.ts): a reading that
- * needs identifier counts beyond the text check parses the whole source.
+ * needs identifier counts beyond the text checks parses the whole source.
  */
 import type { Program } from 'oxc-parser';
-
-type Token =
-  | { kind: 'word'; value: string; newline: boolean }
-  | { kind: 'string'; value: string; newline: boolean }
-  | { kind: 'number'; value: number; newline: boolean }
-  | { kind: 'template'; value: string; substitutions: boolean; newline: boolean }
-  | { kind: 'punct'; value: string; newline: boolean };
+import { Bail, bail, tokenize, type Lexed, type Token } from './lex.js';
 
 /** Any node we build; loose on purpose, cast to oxc-parser's Program at the end. */
 type N = { type: string; [field: string]: unknown };
-
-class Bail extends Error {}
-const bail = (): never => {
-  throw new Bail();
-};
 
 const RESERVED = new Set(
   'break case catch class const continue debugger default delete do else enum export extends false finally for function if import in instanceof new null return super switch this throw true try typeof var void while with yield let static implements interface package private protected public await'.split(
     ' ',
   ),
 );
-const PLAIN_NUMBER = /^(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$|^\.\d+(?:[eE][+-]?\d+)?$/;
-const isWordStart = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c === 36;
-const isWordChar = (c: number) => isWordStart(c) || (c >= 48 && c <= 57);
-
-/** Tokens of a skeleton; regular expressions, escapes, comments and templates with `${` bail. */
-function tokenize(text: string): Token[] {
-  const tokens: Token[] = [];
-  let newline = false;
-  for (let i = 0; i < text.length; ) {
-    const c = text.charCodeAt(i);
-    if (c === 10 || c === 13) {
-      newline = true;
-      i++;
-    } else if (c === 9 || c === 11 || c === 12 || c === 32) {
-      i++;
-    } else if (c < 32) {
-      bail(); // other control characters are not whitespace in JS
-    } else if (isWordStart(c)) {
-      let end = i + 1;
-      while (end < text.length && isWordChar(text.charCodeAt(end))) end++;
-      tokens.push({ kind: 'word', value: text.slice(i, end), newline });
-      i = end;
-      newline = false;
-    } else if ((c >= 48 && c <= 57) || (c === 46 && /\d/.test(text[i + 1] ?? ''))) {
-      let end = i + 1;
-      while (end < text.length && /[\w.]/.test(text[end])) end++;
-      const raw = text.slice(i, end);
-      if (!PLAIN_NUMBER.test(raw)) bail();
-      tokens.push({ kind: 'number', value: Number(raw), newline });
-      i = end;
-      newline = false;
-    } else if (c === 96) {
-      const end = templateEnd(text, i);
-      const value = text.slice(i + 1, end - 1);
-      // Escapes would need cooking, and `\r\n` is cooked to `\n`: leave those to oxc-parser.
-      if (value.includes('\\') || value.includes('\r')) bail();
-      tokens.push({ kind: 'template', value, substitutions: value.includes('${'), newline });
-      i = end;
-      newline = false;
-    } else if (c === 39 || c === 34) {
-      const end = text.indexOf(text[i], i + 1);
-      if (end === -1) bail();
-      const value = text.slice(i + 1, end);
-      // Escapes would need cooking, and a raw line break (`\n`, `\r`) ends a string too early: leave those to oxc-parser.
-      if (value.includes('\\') || value.includes('\n') || value.includes('\r')) bail();
-      tokens.push({ kind: 'string', value, newline });
-      i = end + 1;
-      newline = false;
-    } else {
-      const two = text.slice(i, i + 2);
-      // `/` (comment, regex, division), `#`, `@`, `\` (a Unicode escape in a name), non-ASCII
-      if (c === 47 || c === 35 || c === 64 || c === 92 || c >= 127) bail();
-      const value = two === '=>' || two === '?.' ? two : text.startsWith('...', i) ? '...' : text[i];
-      if (value === '?.' || two === '++' || two === '--') bail(); // optional chains; `++` and `--` have ASI rules of their own
-      tokens.push({ kind: 'punct', value, newline });
-      i += value.length;
-      newline = false;
-    }
-  }
-  return tokens;
-}
-
-/**
- * The index just past the template literal opening at `start`. Inside `${...}`, braces are counted
- * and nested strings and templates skipped; a comment or a `/` there bails.
- */
-function templateEnd(text: string, start: number): number {
-  let depth = 0;
-  for (let i = start + 1; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 92) i++;
-    else if (depth === 0) {
-      if (c === 96) return i + 1;
-      if (c === 36 && text.charCodeAt(i + 1) === 123) {
-        depth = 1;
-        i++;
-      }
-    } else if (c === 123) depth++;
-    else if (c === 125) depth--;
-    else if (c === 96) i = templateEnd(text, i) - 1;
-    else if (c === 39 || c === 34) {
-      const end = text.indexOf(text[i], i + 1);
-      if (end === -1 || text.slice(i + 1, end).includes('\\')) bail();
-      i = end;
-    } else if (c === 47) bail();
-  }
-  return bail();
-}
 
 /**
  * `ts`: the file is TypeScript; in JS, type annotations, `as`, `satisfies` and `!` are syntax errors.
  * `complete`: every token was read by the grammar, none skipped (parameter lists, function bodies,
- * types, opaque expressions): the text is then known to be well-formed.
+ * types, opaque expressions): the text is then known to be well-formed. `literals`: the ranges of its
+ * strings, template texts, regular expressions and comments (lex.ts `codeOccurrences`).
  */
-export function lightParse(text: string, ts: boolean): { program: Program; complete: boolean } | null {
+export function lightParse(text: string, ts: boolean): { program: Program; complete: boolean; lexed: Lexed } | null {
   try {
-    const reader = new Reader(tokenize(text), ts);
+    const lexed = tokenize(text);
+    const reader = new Reader(lexed.tokens, ts);
     const program = reader.program() as unknown as Program;
-    return { program, complete: !reader.skipped };
+    return { program, complete: !reader.skipped, lexed };
   } catch (error) {
     if (error instanceof Bail) return null;
     throw error;
@@ -139,6 +44,8 @@ export function lightParse(text: string, ts: boolean): { program: Program; compl
 
 const OPEN: Record<string, string> = { '(': ')', '[': ']', '{': '}' };
 const CLOSERS = new Set([',', ')', ']', '}', ';']);
+/** What a return type or type arguments may hold between names and brackets (`Promise<A | B>`, `() => T`, `a.B`). */
+const RETURN_TYPE_PUNCT = new Set(['|', '&', '.', '=>', '<', '>', '[', ']']);
 /** First characters of binary, conditional and assignment operators (`!` only as `!=`). */
 const OPERATOR_START = new Set(['+', '-', '*', '/', '%', '<', '>', '=', '!', '&', '|', '^', '?']);
 /** Operators that never occur in a type outside brackets: one that follows a type ends it. */
@@ -158,9 +65,10 @@ class Reader {
   private peek(offset = 0): Token | undefined {
     return this.tokens[this.at + offset];
   }
+  /** The current token is the punctuator or word `value` (a body's `group` counts as `{`). */
   private is(value: string, offset = 0): boolean {
-    const t = this.peek(offset);
-    return t !== undefined && (t.kind === 'punct' || t.kind === 'word') && t.value === value;
+    const t = this.tokens[this.at + offset];
+    return t !== undefined && (t.kind === 'punct' || t.kind === 'word' || t.kind === 'group') && t.value === value;
   }
   private next(): Token {
     return this.tokens[this.at++] ?? bail();
@@ -179,7 +87,7 @@ class Reader {
     if (this.exported.has(name)) bail();
     this.exported.add(name);
   }
-  /** Skips a balanced bracket group starting at the current token. */
+  /** Skips a balanced bracket group starting at the current token (a body is one token already). */
   private skipGroup(): void {
     this.skipped = true;
     const stack: string[] = [];
@@ -229,7 +137,7 @@ class Reader {
             body.push({ type: 'ExportNamedDeclaration', declaration, specifiers: [], source: null });
           } else if (this.is('{')) {
             body.push(this.exportList());
-          } else bail();
+          } else if (!this.typeDeclaration()) bail();
           break;
         case 'const':
         case 'let':
@@ -242,7 +150,9 @@ class Reader {
           body.push(this.functionNode('FunctionDeclaration', false));
           break;
         default:
-          bail();
+          // `type X = ...` and `interface X {...}` declare no value: skipped, nothing bound.
+          this.at--;
+          if (!this.typeDeclaration()) bail();
       }
     }
     // No module syntax: CommonJS questions (`exports`) are oxc-parser's to answer.
@@ -253,14 +163,22 @@ class Reader {
   private importDeclaration(): N {
     const specifiers: N[] = [];
     const identifier = (name: string): N => ({ type: 'Identifier', name });
+    let importKind = 'value';
     if (this.peek()?.kind !== 'string') {
-      if (this.is('type') && !this.is('from', 1) && !this.is(',', 1)) bail(); // `import type`: left to oxc-parser
+      // `import type ...` (not a default import named `type`: `import type from`, `import type, {...}`).
+      if (this.is('type') && !this.is('from', 1) && !this.is(',', 1)) {
+        if (!this.ts) bail();
+        this.at++;
+        importKind = 'type';
+        if (this.is('{') && this.is('type', 1)) bail(); // `import type { type X }` is an error
+      }
       if (this.peek()?.kind === 'word' && !this.is('from')) {
         specifiers.push({ type: 'ImportDefaultSpecifier', local: identifier(this.name()) });
         // `import x, * as y` or `import x, { y }`; not `import x, from` nor `import x { y }`.
         if (this.is(',')) {
           this.at++;
           if (!this.is('*') && !this.is('{')) bail();
+          if (importKind === 'type') bail(); // `import type A, { B }` is an error
         } else if (!this.is('from')) bail();
       }
       if (this.is('*')) {
@@ -270,16 +188,23 @@ class Reader {
       } else if (this.is('{')) {
         this.at++;
         while (!this.is('}')) {
-          const first = this.next();
+          let first = this.next();
+          let specifierKind = 'value';
           if (first.kind !== 'word' && first.kind !== 'string') bail();
-          if (first.value === 'type' && !this.is('as') && !this.is(',') && !this.is('}')) bail();
+          // `{ type X }`, `{ type X as Y }`: a type-only specifier. (`{ type as x }` imports `type`.)
+          if (first.value === 'type' && !this.is('as') && !this.is(',') && !this.is('}')) {
+            if (!this.ts || importKind === 'type' || this.is('as', 1)) bail();
+            first = this.next();
+            if (first.kind !== 'word' && first.kind !== 'string') bail();
+            specifierKind = 'type';
+          }
           const imported: N = first.kind === 'word' ? identifier(first.value as string) : { type: 'Literal', value: first.value };
           let name = first.value as string;
           if (this.is('as')) {
             this.at++;
             name = this.name();
           } else if (first.kind !== 'word' || RESERVED.has(name)) bail();
-          specifiers.push({ type: 'ImportSpecifier', imported, local: identifier(name) });
+          specifiers.push({ type: 'ImportSpecifier', imported, local: identifier(name), importKind: specifierKind });
           if (!this.is('}')) this.expect(',');
         }
         this.at++;
@@ -289,7 +214,8 @@ class Reader {
     if (this.next().kind !== 'string') bail();
     if (this.is('with') || this.is('assert')) bail();
     this.endStatement();
-    return { type: 'ImportDeclaration', specifiers };
+    if (importKind === 'type') this.skipped = true; // what TypeScript allows there is not all checked here
+    return { type: 'ImportDeclaration', specifiers, importKind };
   }
 
   private exportList(): N {
@@ -356,17 +282,108 @@ class Reader {
     }
     this.expect('function');
     if (this.is('*')) this.at++;
-    const id = nameOptional && this.is('(') ? null : { type: 'Identifier', name: this.name() };
+    const id = nameOptional && (this.is('(') || this.is('<')) ? null : { type: 'Identifier', name: this.name() };
     this.params();
     return { type, id };
   }
 
+  /** `<T>(...): R {...}` of a function or method: type parameters, parameters, return type, body; none of it read. */
   private params(): void {
+    if (this.ts && this.is('<')) this.skipAngles();
     if (!this.is('(')) bail();
     this.skipGroup();
-    // A return type annotation may hold braces of its own: oxc-parser reads those.
+    if (this.ts && this.is(':')) this.skipReturnType();
     if (!this.is('{')) bail();
     this.skipGroup();
+  }
+
+  /**
+   * A return type up to the body's `{`: the first `{` outside angle brackets that follows a complete
+   * type (a name, `>`, or a closing bracket); any other `{` opens an object type (`: { score: number } {`).
+   */
+  private skipReturnType(): void {
+    this.skipped = true;
+    this.at++; // the `:`
+    let angle = 0;
+    let complete = false;
+    for (;;) {
+      const t = this.peek() ?? bail();
+      if (t.kind === 'group' && angle === 0 && complete) return; // the body
+      if (t.kind === 'punct') {
+        if (t.value === '{' && angle === 0 && complete) return;
+        if (OPEN[t.value]) {
+          this.skipGroup();
+          complete = true;
+          continue;
+        }
+        if (t.value === '<') angle++;
+        else if (t.value === '>') {
+          if (--angle < 0) bail();
+        } else if (t.value === ',') {
+          if (angle === 0) bail();
+        } else if (!RETURN_TYPE_PUNCT.has(t.value)) bail();
+        complete = t.value === '>';
+      } else if (t.kind === 'regex' || t.kind === 'template') bail();
+      else complete = true;
+      this.at++;
+    }
+  }
+
+  /** Type parameters or arguments, `<...>`, from the current `<` to its `>`. */
+  private skipAngles(): void {
+    this.skipped = true;
+    let angle = 0;
+    do {
+      const t = this.peek() ?? bail();
+      if (t.kind === 'punct') {
+        if (OPEN[t.value]) {
+          this.skipGroup();
+          continue;
+        }
+        if (t.value === '<') angle++;
+        else if (t.value === '>') angle--;
+        else if (t.value !== ',' && !RETURN_TYPE_PUNCT.has(t.value)) bail();
+      } else if (t.kind === 'regex' || t.kind === 'template') bail();
+      this.at++;
+    } while (angle > 0);
+  }
+
+  /**
+   * `type X<T> = ...;` or `interface X<T> extends Y {...}` (and `declare`d neither), when TypeScript:
+   * consumed, false when the current tokens are not one.
+   */
+  private typeDeclaration(): boolean {
+    if (!this.ts || this.peek(1)?.kind !== 'word' || this.peek(1)!.newline) return false;
+    if (this.is('type')) {
+      this.at++;
+      this.name();
+      if (this.is('<')) this.skipAngles();
+      if (!this.is('=')) bail();
+      this.skipType([]);
+      this.endStatement();
+      return true;
+    }
+    if (this.is('interface')) {
+      this.at++;
+      this.name();
+      this.skipped = true;
+      // Up to the body: `extends A<B>, C` holds no `{` outside angle brackets.
+      let angle = 0;
+      while (!(angle === 0 && this.is('{'))) {
+        const t = this.next();
+        if (t.kind === 'punct') {
+          if (t.value === '<') angle++;
+          else if (t.value === '>') angle--;
+          else if (OPEN[t.value] && angle > 0) {
+            this.at--;
+            this.skipGroup();
+          } else if (t.value !== ',' && t.value !== '.') bail();
+        } else if (t.kind !== 'word') bail();
+      }
+      this.skipGroup();
+      return true;
+    }
+    return false;
   }
 
   /** Skips a type annotation up to one of `stops` (or `,` `)` `]` `}` `;`) outside brackets. */
@@ -391,6 +408,7 @@ class Reader {
         else if (t.value === '>' && --angle < 0) bail();
         else if (t.value === '=' && angle === 0) break;
       } else if (t.kind === 'word' && (t.value === 'in' || t.value === 'instanceof') && angle === 0) bail();
+      else if (t.kind === 'regex') bail();
       else if (angle === 0 && t.newline && this.at > start) break;
       this.at++;
     }
@@ -485,13 +503,18 @@ class Reader {
         node = { type: 'MemberExpression', object: node, property: { type: 'Identifier', name: property.value }, computed: false };
       } else if (t.value === '(') {
         node = { type: 'CallExpression', callee: node, arguments: this.arguments() };
-      } else if (t.value === '[' || (t.value === '<' && this.ts)) {
-        bail(); // `[`: computed members; `<` in TS: type arguments (`agentConfig<Ctx>({...})`), which oxc-parser reads
+      } else if (t.value === '<' && this.ts) {
+        // Type arguments of a call (`agentConfig<Ctx>({...})`): TypeScript reads `<` so only when `(` follows.
+        this.skipAngles();
+        if (!this.is('(')) bail();
+      } else if (t.value === '[') {
+        bail(); // computed members
       } else return node;
     }
   }
 
   private arguments(): N[] {
+    if (this.peek()?.kind === 'group') bail(); // `c ? f(x) : y`: not read
     this.expect('(');
     const args: N[] = [];
     while (!this.is(')')) {
@@ -515,13 +538,28 @@ class Reader {
       case 'template':
         // With substitutions, what the readings see is only that it is a string, not which; the
         // text inside `${...}` is not read, so it may not even parse.
-        if (t.substitutions) {
+        if (t.aux === '${') {
           this.skipped = true;
           return { type: 'TemplateLiteral', expressions: [{ type: 'Opaque' }], quasis: [] };
         }
         return { type: 'TemplateLiteral', expressions: [], quasis: [{ type: 'TemplateElement', value: { cooked: t.value } }] };
       case 'word':
         return this.wordExpression(t.value);
+      case 'group':
+        // Parameters read as one token: an arrow function's; a body where a value should be is an error.
+        this.at--;
+        if (t.value === '(' && this.isArrowAhead()) return this.arrow();
+        return bail();
+      case 'regex': {
+        // As oxc-parser gives it: the value is the RegExp where this engine can build one.
+        let value: RegExp | null = null;
+        try {
+          value = new RegExp(t.value, t.aux);
+        } catch {
+          value = null;
+        }
+        return { type: 'Literal', value, regex: { pattern: t.value, flags: t.aux } };
+      }
     }
     switch (t.value) {
       case '{':
@@ -572,7 +610,12 @@ class Reader {
           if (property.kind !== 'word') bail();
           callee = { type: 'MemberExpression', object: callee, property: { type: 'Identifier', name: property.value }, computed: false };
         }
-        if (this.is('[') || this.is('<')) bail();
+        if (this.is('[')) bail();
+        if (this.is('<')) {
+          if (!this.ts) bail();
+          this.skipAngles();
+          if (!this.is('(')) bail();
+        }
         return { type: 'NewExpression', callee, arguments: this.is('(') ? this.arguments() : [] };
       }
     }
@@ -584,18 +627,42 @@ class Reader {
     return { type: 'Identifier', name: word };
   }
 
-  /** At `(`: does the group end in `) =>`? */
+  /** At `(`: does the group end in `) =>`, or in TypeScript `): ReturnType =>`? */
   private isArrowAhead(): boolean {
     const save = this.at;
+    const skipped = this.skipped;
     this.skipGroup();
-    const arrow = this.is('=>');
+    let arrow = this.is('=>');
+    if (!arrow && this.ts && this.is(':')) {
+      this.at++;
+      for (let angle = 0; this.peek() !== undefined; ) {
+        const t = this.peek()!;
+        if (t.kind === 'punct' && OPEN[t.value]) {
+          this.skipGroup();
+          continue;
+        }
+        this.at++;
+        if (t.kind === 'regex' || t.kind === 'template' || t.kind === 'group') break;
+        if (t.kind !== 'punct') continue;
+        if (t.value === '=>' && angle === 0) {
+          arrow = true;
+          break;
+        }
+        if (t.value === '<') angle++;
+        else if (t.value === '>') angle--;
+        else if (!RETURN_TYPE_PUNCT.has(t.value) && !(t.value === ',' && angle > 0)) break;
+      }
+    }
     this.at = save;
+    this.skipped = skipped;
     return arrow;
   }
 
   private arrow(): N {
-    if (this.is('(')) this.skipGroup();
-    else this.name();
+    if (this.is('(')) {
+      this.skipGroup();
+      if (this.ts && this.is(':')) this.skipType(['=>']);
+    } else this.name();
     if (this.peek()?.newline) bail(); // no line break before `=>`
     this.expect('=>');
     if (this.is('{')) this.skipGroup();
@@ -660,10 +727,14 @@ class Reader {
       key = this.assignment();
       this.expect(']');
     } else return bail();
-    if (this.is('(')) {
+    if (this.is('(') || (this.ts && this.is('<') && kind === 'init')) {
       // A getter takes no parameter and a setter exactly one: check the simple forms, leave the rest to oxc-parser.
-      if (kind === 'get' && !this.is(')', 1)) bail();
-      if (kind === 'set' && !(this.peek(1)?.kind === 'word' && !RESERVED.has(this.peek(1)!.value as string) && this.is(')', 2))) bail();
+      const list = this.peek()!;
+      if (kind === 'get' && !(list.kind === 'group' ? list.aux === '' : this.is(')', 1))) bail();
+      if (kind === 'set') {
+        const single = list.kind === 'group' ? (list.aux === '' || list.aux === '*' ? null : list.aux) : this.peek(1)?.kind === 'word' && this.is(')', 2) ? (this.peek(1)!.value as string) : null;
+        if (single === null || RESERVED.has(single)) bail();
+      }
       this.params();
       return { type: 'Property', kind, method: kind === 'init', shorthand: false, computed, key, value: { type: 'FunctionExpression', id: null } };
     }
