@@ -129,6 +129,74 @@ const LIB_TOOLS = `export const searchTool = { id: 'search', description: 'Searc
 export const ticketTool = { id: 'ticket', description: 'Opens a ticket.', execute: async ({ title }: { title: string }) => ({ id: title.length }) };
 `;
 
+/** Types the `typed` shape's files import: what a TypeScript project declares for its scorers. */
+const LIB_TYPES = `export interface Run {
+  input: string;
+  output: string;
+  runId?: string;
+}
+export interface Result {
+  score: number;
+  reason?: string;
+}
+export interface Scorer {
+  id: string;
+  description?: string;
+  run(run: Run): Promise<Result>;
+}
+export type Sampling = { type: 'none' } | { type: 'ratio'; rate: number };
+export interface Entry {
+  scorer: Scorer;
+  sampling?: Sampling;
+}
+export const defineTyped = <T extends Run = Run>(spec: { id: string; description: string; score: (run: T) => number }): Scorer => ({
+  id: spec.id,
+  description: spec.description,
+  async run(run: Run) {
+    return { score: spec.score(run as T) };
+  },
+});
+`;
+
+/**
+ * The `typed` shape's scorer files, one form per key: what a TypeScript user writes (typed parameters
+ * and return types in methods and arrows, \`satisfies\`, \`as const\`, identifier-bound defaults, generic
+ * calls, \`export { x as default }\`, type declarations, comments, a regular expression). `entry` says
+ * whether the default export is a \`{ scorer, sampling }\` entry.
+ */
+function typedScorer(s, id, pick, rate) {
+  const kw = JSON.stringify(pick(3));
+  const imports = "import type { Entry, Result, Run, Scorer } from '../../../../lib/types';\nimport { defineTyped } from '../../../../lib/types';\n";
+  const body = `{
+    const seen = new Set(String(input.output).toLowerCase().split(/[^a-z0-9]+/));
+    const expected = ${kw}.filter((w) => !String(input.input).includes(w));
+    const score = expected.length === 0 ? 1 : expected.filter((w) => seen.has(w)).length / expected.length;
+    return { score, reason: \`\${Math.round(score * 100)}% of the keywords\` };
+  }`;
+  switch (s) {
+    case 0: // the issue's shape: identifier-bound, a typed method, a description naming the binding
+      return { entry: false, source: `${imports}\nconst scorer = {\n  id: '${id}',\n  description: 'A scorer that counts the expected keywords.',\n  async run(input: Run): Promise<Result> ${body},\n};\n\nexport default scorer;\n` };
+    case 1: // an arrow with typed parameters and a return type, the object checked with satisfies
+      return { entry: false, source: `${imports}\nexport default {\n  id: '${id}',\n  description: 'Keyword share, as an arrow.',\n  run: async (input: Run): Promise<Result> => ${body},\n} satisfies Scorer;\n` };
+    case 2: // an entry as const, its scorer from a generic call
+      return { entry: true, source: `${imports}\nconst scorer = defineTyped<Run>({ id: '${id}', description: 'Generic call.', score: ({ output }) => (output.length > 0 ? 1 : 0) });\n\nexport default { scorer, sampling: { type: 'ratio', rate: ${rate} } } as const;\n` };
+    case 3: // a generic call as the default export
+      return { entry: false, source: `${imports}\nexport default defineTyped<Run & { extra?: string }>({\n  id: '${id}',\n  description: 'Generic call with a type argument.',\n  score: ({ output }: Run): number => (output.includes('${pick(1)[0]}') ? 1 : 0),\n});\n` };
+    case 4: // export { x as default } of an annotated binding
+      return { entry: false, source: `${imports}\nconst keywordScorer: Scorer = {\n  id: '${id}',\n  description: 'Exported under another name.',\n  async run(input: Run): Promise<Result> ${body},\n};\n\nexport { keywordScorer as default };\n` };
+    case 5: // type declarations first, then an identifier-bound object with a typed method
+      return { entry: false, source: `import type { Result, Run } from '../../../../lib/types';\n\ninterface Options {\n  keywords: string[];\n  caseSensitive?: boolean;\n}\n\ntype Outcome = Result & { matched: number };\n\nconst options: Options = { keywords: ${kw} };\n\nconst scorer = {\n  id: '${id}',\n  description: 'Declares its own types.',\n  async run(input: Run): Promise<Outcome> {\n    const matched = options.keywords.filter((w) => input.output.includes(w)).length;\n    return { score: matched / options.keywords.length, matched };\n  },\n};\n\nexport default scorer;\n` };
+    case 6: // comments and a regular expression at the top level
+      return { entry: false, source: `${imports}\n/**\n * Scores 0 when the answer apologises; the scorer's id is '${id}'.\n */\nconst APOLOGY = /\\b(sorry|apologi[sz]e)\\b/i;\n\n// The default export: a plain scorer object.\nexport default {\n  id: '${id}', // unique per agent\n  description: 'Penalises apologies.',\n  run: async ({ output }: Run): Promise<Result> => ({ score: APOLOGY.test(output) ? 0 : 1 }),\n} satisfies Scorer;\n` };
+    case 7: // a helper function with a return type, then an object using it
+      return { entry: false, source: `${imports}\nfunction share(text: string, words: readonly string[]): number {\n  const seen = new Set(text.toLowerCase().split(/\\W+/));\n  return words.filter((w) => seen.has(w)).length / words.length;\n}\n\nconst KEYWORDS = ${kw} as const;\n\nexport default {\n  id: '${id}',\n  description: 'Uses a helper.',\n  async run({ output }: Run): Promise<Result> {\n    return { score: share(output, KEYWORDS) };\n  },\n};\n` };
+    case 8: // an entry with satisfies, its scorer an annotated object
+      return { entry: true, source: `${imports}\nconst scorer: Scorer = {\n  id: '${id}',\n  description: 'Sampled.',\n  run: async (input: Run): Promise<Result> => ${body},\n};\n\nexport default { scorer, sampling: { type: 'none' } } satisfies Entry;\n` };
+    default: // an identifier-bound generic call
+      return { entry: false, source: `${imports}\nconst scorer = defineTyped<Run>({\n  id: '${id}',\n  description: 'Bound to a name.',\n  score: ({ output }) => output.split(' ').length / 100,\n});\n\nexport default scorer;\n` };
+  }
+}
+
 const KEYS10 = Array.from({ length: 10 }, (_, s) => `s${String(s).padStart(2, '0')}`);
 
 /** A scorer as a plain object literal, the form Mastra's own sampling example uses. */
@@ -255,6 +323,32 @@ export default agentConfig({ name: '${agent}', model: 'openai/gpt-4o-mini', inst
     return { config, configKeys: [], importConfig: false, files };
   },
 
+  /**
+   * What a TypeScript project writes (typedScorer): typed methods and arrows, `satisfies`, `as const`,
+   * generic calls, `export { x as default }`; a config with a typed instructions function, a generic
+   * call and a record (with `satisfies`) colliding in every agent.
+   */
+  typed(i, agent, pick) {
+    const typedConfig = `import type { Entry, Run } from '../../../lib/types';
+import { agentConfig } from '../../../lib/agent';
+import { defineTyped } from '../../../lib/types';
+
+type Context = { requestContext?: Map<string, unknown> };
+
+export default agentConfig({
+  name: '${agent}',
+  model: 'openai/gpt-4o-mini',
+  instructions: ({ requestContext }: Context): string => \`You help with ${pick(2).join(' and ')} for \${String(requestContext?.get('user') ?? 'anyone')}.\`,
+  scorers: {
+    s01: { scorer: defineTyped<Run>({ id: '${agent}-s01-config', description: 'Override.', score: ({ output }) => (output ? 1 : 0) }), sampling: { type: 'ratio', rate: 0.1 } },
+    audit: { scorer: defineTyped({ id: '${agent}-audit', description: 'Audit trail.', score: (): number => 1 }) },
+  } satisfies Record<string, Entry>,
+});
+`;
+    const files = KEYS10.map((key, s) => ({ key, ...typedScorer(s, `${agent}-${key}`, pick, [0.5, 0.25, 0.1][(i + s) % 3]) }));
+    return { config: typedConfig, configKeys: ['s01', 'audit'], importConfig: true, files };
+  },
+
   /** Configs with imports, function-valued fields and a record colliding in every agent; factory-call scorer files. */
   imports(i, agent, pick) {
     const config = `import { agentConfig } from '../../../lib/agent';
@@ -377,6 +471,7 @@ export function generate(baseDir, agents, shape = 'factory') {
   fs.writeFileSync(path.join(src, 'lib/scoring.ts'), LIB_SCORING);
   fs.writeFileSync(path.join(src, 'lib/agent.ts'), LIB_AGENT);
   fs.writeFileSync(path.join(src, 'lib/tools.ts'), LIB_TOOLS);
+  fs.writeFileSync(path.join(src, 'lib/types.ts'), LIB_TYPES);
 
   const random = rng(agents * 7919 + shape.length);
   const pick = (n) => Array.from({ length: n }, () => WORDS[Math.floor(random() * WORDS.length)]);

@@ -41,11 +41,12 @@ function invalid(detail: string): ScorerFileAnalysis {
 }
 
 /**
- * `export default name(` or `export default a.b.c(` at the start of a line: the usual scorer file
- * (`export default createScorer({...}).generateScore(...)`). A call's value is never evident, so the
- * full reading would answer "unknown" too; this skips parsing (about 50 µs a file) for it.
+ * `export default name(`, `export default a.b.c(` or `export default name<T>(` at the start of a line:
+ * the usual scorer file (`export default createScorer({...}).generateScore(...)`). A call's value is
+ * never evident, so the full reading would answer "unknown" too (and where `<` compares, in a JS file,
+ * so does it); this skips reading the file for it.
  */
-const DEFAULT_CALL = /^export default ([A-Za-z_$][\w$]*)(?:\s*\.\s*[A-Za-z_$][\w$]*)*\s*\(/m;
+const DEFAULT_CALL = /^export default ([A-Za-z_$][\w$]*)(?:\s*\.\s*[A-Za-z_$][\w$]*)*\s*(?:<[^;()`/=]*>\s*)?\(/m;
 const KEYWORDS = new Set(['async', 'await', 'class', 'delete', 'function', 'import', 'new', 'super', 'this', 'typeof', 'void', 'yield']);
 
 function isEvidentlyDefaultCall(source: string): boolean {

@@ -46,6 +46,13 @@ function langOf(filename: string): ParserLang {
   return 'js';
 }
 
+/**
+ * How many modules each reader has read in this process: light-parse.ts, oxc-parser over the skeleton,
+ * oxc-parser over the whole source. Only counted, never read by the plugin: bench/readers.mjs reports
+ * which files still fall back to oxc-parser, and tests check that the usual shapes do not.
+ */
+export const readerCounts = { light: 0, oxcSkeleton: 0, oxc: 0 };
+
 /** Thrown by a reading of a partial scope that needs what the skeleton left out: parse the whole source. */
 export class NeedsFullParse extends Error {}
 
@@ -63,6 +70,7 @@ export function parseModule(source: string, filename: string, skeleton = false):
     // The usual small module is read in JS; anything beyond that reader's grammar goes to oxc-parser.
     const light = lightParse(source, lang === 'ts');
     if (light !== null) {
+      readerCounts.light++;
       return { program: light.program, source, hasModuleSyntax: true, typeOnlyDefaults: NO_OFFSETS, partial: true, checked: light.complete, lexed: light.lexed };
     }
     const text = functionSkeleton(source);
@@ -132,6 +140,8 @@ export function syntaxProblem(source: string, filename: string): SyntaxProblem |
 }
 
 function parseText(text: string, source: string, filename: string, lang: ParserLang, partial: boolean): ModuleScope | null {
+  if (partial) readerCounts.oxcSkeleton++;
+  else readerCounts.oxc++;
   // The 'js' AST shape still carries TS expression nodes but skips type fields we never read,
   // which makes the (dominant) JSON deserialisation noticeably cheaper.
   const { parseSync, options } = parser();

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyzeConfig } from '../../src/core/analyze-config.js';
 import { analyzeScorer } from '../../src/core/analyze-scorer.js';
+import { readerCounts } from '../../src/core/ast.js';
 import { lightParse } from '../../src/core/light-parse.js';
 import { functionSkeleton } from '../../src/core/skeleton.js';
 
@@ -310,6 +311,82 @@ function samples(): Array<{ name: string; source: string }> {
     "export default ({ id: 'x', run: 1 }) as T;\n",
     "export default { scorers: { a: x } } as T & U | V;\n",
     "export default agentConfig({ scorers: { a: x } }) satisfies T extends U ? A : B;\n",
+    // What TypeScript users write (bench/generate.mjs `typed`): each read by light-parse.ts now, and exactly as oxc-parser reads it.
+    "const scorer = {\n  id: 'x',\n  description: 'A scorer that counts keywords.',\n  async run(input: { output: string }): Promise<{ score: number }> {\n    return { score: input.output.length > 0 ? 1 : 0 };\n  },\n};\n\nexport default scorer;\n",
+    "const scorer = { id: 'x', description: 'mentions scorer twice: scorer', run() {} };\nexport default scorer;\n",
+    "const scorer = { id: 'x', run() { return scorer.id; } };\nexport default scorer;\n",
+    "const scorer = { id: 'x', run() { return `${scorer}`; } };\nexport default scorer;\n",
+    "const scorer = { id: 'x', run() { return 'scorer' + /scorer/.source; } }; // scorer\nexport default scorer;\n",
+    "export default {\n  id: 'x',\n  run: async (input: Run): Promise<Result> => ({ score: 1 }),\n} satisfies Scorer;\n",
+    "export default { id: 'x', run: (input: Run): Result => { return { score: 1 }; } };\n",
+    "export default { id: 'x', run: async ({ output }: { output: string }): Promise<{ score: number }> => ({ score: 1 }) };\n",
+    "export default { id: 'x', run(): { score: number } { return { score: 1 }; } };\n",
+    "export default { id: 'x', run(): { score: number } | null { return null; } };\n",
+    "export default { id: 'x', run<T>(x: T): T { return x; } };\n",
+    "export default { id: 'x', run(this: void, x: number): asserts x is number {} };\n",
+    "const scorer = defineScorer<Run>({ id: 'x', score: () => 1 });\nexport default { scorer, sampling: { type: 'ratio', rate: 0.5 } } as const;\n",
+    "export default { scorer: make(), sampling: { type: 'ratio', rate: 1.5 } } as const;\n",
+    "export default defineScorer<Run & { extra?: string }>({ id: 'x', score: ({ output }: Run): number => 1 });\n",
+    "export default defineScorer<Run>\n({ id: 'x' });\n",
+    "export default a < b > (c);\n",
+    "export default new Scorer<Run>({ id: 'x' });\n",
+    "const keywordScorer: Scorer = { id: 'x', async run(input: Run): Promise<Result> { return { score: 1 }; } };\nexport { keywordScorer as default };\n",
+    "const keywordScorer: Scorer = { id: 'x' };\nexport { keywordScorer as default };\n",
+    "import type { Result, Run } from './types';\ninterface Options {\n  keywords: string[];\n}\ntype Outcome = Result & { matched: number };\nconst options: Options = { keywords: ['a'] };\nconst scorer = { id: 'x', async run(input: Run): Promise<Outcome> { return { score: 1, matched: 1 }; } };\nexport default scorer;\n",
+    "import type Default from './types';\nimport type * as T from './types';\nimport { type A, b, type C as D } from './types';\nexport default { id: 'x', run() {} };\n",
+    "import { type } from './types';\nimport { type as t } from './types';\nexport default { id: type, run() {} };\n",
+    "export type Outcome = { score: number };\nexport interface Options extends Base<{ a: 1 }>, Other { run(): void; x: { y: 2 } }\nexport default { id: 'x', run() {} };\n",
+    "type X<T extends object = {}> = T;\nexport default 42;\n",
+    "/**\n * A scorer with { braces } in its comment.\n */\nconst APOLOGY = /\\b(sorry|apologi[sz]e)\\b/i;\n// the default export\nexport default {\n  id: 'x', // unique\n  run: async ({ output }: Run): Promise<Result> => ({ score: APOLOGY.test(output) ? 0 : 1 }),\n} satisfies Scorer;\n",
+    "function share(text: string, words: readonly string[]): number {\n  return words.filter((w) => text.includes(w)).length / words.length;\n}\nconst KEYWORDS = ['a', 'b'] as const;\nexport default { id: 'x', async run({ output }: Run): Promise<Result> { return { score: share(output, KEYWORDS) }; } };\n",
+    "export default { id: 'it\\'s', description: \"say \\\"hi\\\"\\n\\u0041\\x41\\u{1F600}\", run() {} };\n",
+    "export default { 'a\\u0062': { scorer: s, sampling: { type: 'none' } }, scorer: 1 };\n",
+    "export default { scorer: s, sampling: { type: 'rat\\u0069o', rate: 0.5 } };\n",
+    "export default { id: '\\08' };\n",
+    "export default { id: '\\8', run() {} };\n",
+    "export default { get id(): string { return 'x'; }, run() {} };\n",
+    "export default { set id(v: string) {}, run() {} };\n",
+    "export default { set id(v = 1) {}, run() {} };\n",
+    "export default { get id(x) { return 'x'; }, run() {} };\n",
+    "export default { id: 'x', run() { if (a) /}/.test(b); return (a + b) / 2 / /re/.source.length; } };\n",
+    "export default { id: 'x', run() { const x = a(b) / 2; while (c) /{/.exec(d); return `${ { a: 1 }.a }}` + '}'; } };\n",
+    "export default { id: 'x', run() { return x // a comment }\n  / 2; } };\n",
+    "export default { id: 'x', run() { const r = a\n  /b/g; } };\n",
+    "export default { id: 'x', run() { x = y /* } */ / 2; } };\n",
+    "export default { id: 'x', run() { return { a: 1 } / 2; } };\n",
+    "export default { id: 'x', run() { x++ / 2; } };\n",
+    "export default { id: 'x', run() { return typeof /re/; } };\n",
+    "export default { id: 'x', run() { return x.return / 2; } };\n",
+    "export default { id: 'x', run() { for (const a of /x/.exec(y)) {} } };\n",
+    "export default { id: 'x', run() { return café / 2; } };\n",
+    "export default { id: 'x', run() { return '}' + \"{\" + `${'}'}` } };\n",
+    "export default { id: 'x', run() { return 'unterminated } };\n",
+    "export default { id: 'x', run(a = (1)) { return a; } };\n",
+    "const s = cond ? f(x) : y\nexport default { id: 'x', run() {} };\n",
+    "export default cond ? f(x) : { id: 'x', run() {} };\n",
+    "export default { id: c ? f(x) : 1, run() {} };\n",
+    "export default { id: c ? f(x) : y, run: 1 };\n",
+    "export default { id: 'x', run() {} }, f(x): 1;\n",
+    "export default (x: number): number => x;\n",
+    "export default async (x: Run): Promise<Result> => ({ score: 1 });\n",
+    "export default (x): (() => void) => () => {};\n",
+    "export default (x): () => void => () => {};\n",
+    "export default function named(x: Run): Result { return { score: 1 }; }\n",
+    "export default async function (x: Run): Promise<Result> { return { score: 1 }; }\n",
+    "function f<T>(x: T): T { return x; }\nexport default f;\n",
+    "export default agentConfig({ instructions: ({ requestContext }: Ctx): string => `hi ${requestContext}`, scorers: { a: { scorer: s, sampling: { type: 'ratio', rate: 0.1 } } } satisfies Record<string, Entry> });\n",
+    "export default agentConfig({ scorers: { policy: { scorer: defineScorer({ score: ({ output }) => (/guarantee|promise/i.test(output) ? 0 : 1) }), sampling: { type: 'ratio', rate: 0.1 } } } });\n",
+    "export default agentConfig<Ctx>({ name: 'x', onFinish(): void {} });\n",
+    "export default agentConfig({ name: 'x', scorers: (): Record<string, Entry> => ({}) });\n",
+    "export default agentConfig({ name: 'x', scorers(): Record<string, Entry> { return {}; } });\n",
+    "const base = { a: 1 };\nexport default agentConfig({ ...base, scorers: { a: x } as Record<string, Entry> });\n",
+    "export default /re/;\n",
+    "export default /re/ / 2;\n",
+    "const re = /a/g, s = { id: 'x', run() {} };\nexport default s;\n",
+    "#!/usr/bin/env node\nexport default { id: 'x', run() {} };\n",
+    "export default { id: 'x', run() {} } /* a\n comment */ ;\n",
+    "export default 1 /* no break */ + 2;\n",
+    "export default x /* a\n break */ (1);\n",
     // Found by a mutation run against oxc-parser (insertions and deletions in the samples above).
     "export default 42;\nimport _{ default as x } from 'y';\n",
     "import from 'x';\nconst s = 1;\nexport default s;\n",
@@ -319,6 +396,10 @@ function samples(): Array<{ name: string; source: string }> {
   ];
   // Each as TypeScript and as JavaScript, where type syntax is an error.
   extra.forEach((source, i) => out.push({ name: `extra-${i}.ts`, source }, { name: `extra-${i}.js`, source }));
+  // As TypeScript only: in a JavaScript file these hold type syntax inside a parameter list, which no
+  // reader looks into; the host reports that syntax error (bench/README.md, "Cold builds").
+  const typescriptOnly = ["export default { id: 'x', run(a = () => {}, { b }: { b: string } = { b: '' }) { return a; } };\n"];
+  typescriptOnly.forEach((source, i) => out.push({ name: `typescript-${i}.ts`, source }));
   return out;
 }
 
@@ -353,6 +434,32 @@ describe('lightParse', () => {
     expect(lightParse('export default agentConfig<Ctx>({ scorers: {} });', false)?.complete).toBe(false);
     // Control characters and U+2028 inside strings are text, read as oxc-parser reads them.
     expect(lightParse("export default { model: 'a\u0001\u2028b' };", false)?.complete).toBe(true);
+  });
+});
+
+describe('what TypeScript users write', () => {
+  // Each of these went to oxc-parser before (loading it alone costs a build ~145 million instructions).
+  const scorers = [
+    "const scorer = {\n  id: 'x',\n  description: 'A scorer that counts keywords.',\n  async run(input: Run): Promise<Result> {\n    return { score: /a/.test(input.output) ? 1 : 0 };\n  },\n};\n\nexport default scorer;\n",
+    "export default {\n  id: 'x',\n  run: async ({ output }: Run): Promise<Result> => ({ score: output.length / 100 }),\n} satisfies Scorer;\n",
+    "import type { Run } from './types';\nconst scorer = defineScorer<Run>({ id: 'x', score: () => 1 });\nexport default { scorer, sampling: { type: 'ratio', rate: 0.5 } } as const;\n",
+    "export default defineScorer<Run & { extra?: string }>({ id: 'x', score: ({ output }: Run): number => 1 });\n",
+    "const keywordScorer: Scorer = { id: 'x', async run(input: Run): Promise<Result> { return { score: 1 }; } };\nexport { keywordScorer as default };\n",
+    "import { type Run, helper } from './lib';\ninterface Options {\n  keywords: string[];\n}\ntype Outcome = { score: number };\n/** A regular expression, escaped strings. */\nconst RE = /\\bsorry\\b/i;\nconst scorer = { id: 'it\\'s', async run(input: Run): Promise<Outcome> { return { score: RE.test(input.output) ? 0 : 1 }; } };\nexport default scorer;\n",
+  ];
+  const configs = [
+    "import type { Entry } from './types';\nexport default agentConfig<Ctx>({\n  instructions: ({ requestContext }: Ctx): string => `hi ${requestContext}`,\n  scorers: { a: { scorer: s, sampling: { type: 'ratio', rate: 0.1 } } } satisfies Record<string, Entry>,\n});\n",
+    "export default agentConfig({ scorers: { policy: { scorer: defineScorer({ score: ({ output }) => (/guarantee|promise/i.test(output) ? 0 : 1) }) } } });\n",
+  ];
+
+  it('is read by the small reader, never by oxc-parser, and as oxc-parser reads it', () => {
+    const before = { ...readerCounts };
+    const quick = [...scorers.map((s) => analyzeScorer(s, 'x.ts')), ...configs.map((s) => analyzeConfig(s, 'config.ts'))];
+    expect({ oxc: readerCounts.oxc - before.oxc, oxcSkeleton: readerCounts.oxcSkeleton - before.oxcSkeleton }).toEqual({ oxc: 0, oxcSkeleton: 0 });
+    expect(readerCounts.light - before.light).toBe(scorers.length - 1 + configs.length); // the generic call is answered without reading
+    expect(quick).toEqual([...scorers.map((s) => analyzeScorer(s, 'x.ts', false)), ...configs.map((s) => analyzeConfig(s, 'config.ts', false))]);
+    expect(quick[2]).toMatchObject({ shape: 'entry', sampling: { kind: 'valid', value: { type: 'ratio', rate: 0.5 } } });
+    expect(quick.slice(-2)).toMatchObject([{ kind: 'record', keys: ['a'] }, { kind: 'record', keys: ['policy'] }]);
   });
 });
 
