@@ -19,16 +19,8 @@ import {
   unwrap,
   type ModuleScope,
 } from './ast.js';
-import { samplingProblem } from './codes.js';
 import { evidentScorerProblem } from './analyze-scorer.js';
-
-export type Sampling = { type: 'none' } | { type: 'ratio'; rate: number };
-/** A literal sampling value as written. */
-export type StaticSampling =
-  | { kind: 'absent' }
-  | { kind: 'valid'; value: Sampling }
-  | { kind: 'invalid'; detail: string }
-  | { kind: 'unknown' };
+import { readSampling, type StaticSampling } from './static-sampling.js';
 
 /** A `config.scorers` value that can evidently never work (CONFIG_INVALID_SCORERS). */
 export interface ConfigProblem {
@@ -54,31 +46,8 @@ export interface ConfigAnalysis {
   problems: ConfigProblem[];
 }
 
-// Shared and frozen: callers read these, they never own them.
+// Shared and frozen: callers read it, they never own it.
 const UNKNOWN: StaticSampling = Object.freeze({ kind: 'unknown' });
-const ABSENT: StaticSampling = Object.freeze({ kind: 'absent' });
-
-/**
- * null when `value` is an allowed sampling (or undefined, i.e. absent), else the problem in words.
- * Extra properties are tolerated, as at run time.
- */
-export const describeSamplingProblem = (value: unknown): string | null => samplingProblem(value);
-
-/** The sampling of an entry object literal: its `sampling` property as it will be at run time. */
-export function readSampling(entry: ObjectExpression, scope: ModuleScope): StaticSampling {
-  const lookup = lookupProperty(entry, 'sampling', scope);
-  if (lookup.kind === 'missing') return ABSENT;
-  if (lookup.kind === 'unknown') return UNKNOWN;
-  const property = lookup.property;
-  if (property.kind !== 'init' || property.method) return UNKNOWN;
-  const value = evalLiteral(property.value, scope);
-  if (value === NOT_LITERAL) return UNKNOWN;
-  if (value === undefined) return ABSENT;
-  const detail = describeSamplingProblem(value);
-  if (detail !== null) return { kind: 'invalid', detail };
-  const { type, rate } = value as { type: string; rate?: number };
-  return { kind: 'valid', value: type === 'none' ? { type: 'none' } : { type: 'ratio', rate: rate as number } };
-}
 
 function analysis(kind: ConfigAnalysis['kind'], problems: ConfigProblem[] = []): ConfigAnalysis {
   return { kind, keys: [], open: false, sampling: new Map(), problems };

@@ -19,7 +19,7 @@ import {
   type ModuleScope,
 } from './ast.js';
 import { describeValue } from './codes.js';
-import { readSampling, type StaticSampling } from './analyze-config.js';
+import { readSampling, type StaticSampling } from './static-sampling.js';
 
 export interface ScorerFileAnalysis {
   /** false only when the module evidently has no default export (ESM syntax present and no default export of any form). */

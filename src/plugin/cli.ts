@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util';
 import { checkOptions, type CheckedOptions } from '../core/options.js';
 import { findConfigFile, loadConfigFile } from './config-file.js';
 import { consoleLog, createGenerator, type Log } from './generate.js';
-import { failureLine, FileError } from './write-file.js';
+import { failureLine, FileError } from '../io/write-file.js';
 
 const USAGE = `Usage: agent-scorers generate [options]
        agent-scorers report <result.json> [--out DIR]   (HTML and JUnit reports of an eval run)

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { syntaxProblem, type SyntaxProblem } from '../core/ast.js';
 import { defaultReadingsFolder } from './reading-store.js';
-import { FileError, isAlive, reasonOf } from './write-file.js';
+import { FileError, isAlive, reasonOf } from '../io/write-file.js';
 
 export const CONFIG_FILE_NAMES = ['agent-scorers.config.ts', 'agent-scorers.config.mts', 'agent-scorers.config.js', 'agent-scorers.config.mjs'];
 

@@ -15,7 +15,7 @@ import type { Plan } from '../core/plan.js';
 import { HELPER } from './helper-path.js';
 import { createSourceCache } from './source-cache.js';
 import { planTree, readingsFile, resolveOptions, unimportedFiles, unknownAgentError, writeDeclarations } from './tree.js';
-import { replaceFile } from './write-file.js';
+import { replaceFile } from '../io/write-file.js';
 
 export type { Options } from '../core/options.js';
 

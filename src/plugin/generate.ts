@@ -1,7 +1,7 @@
 /**
  * Writes the generated registry file and keeps it current: the impure side of
  * `core/generate.ts`, shared by the CLI and the Next.js wrapper. Files are rewritten only when their
- * content changes, each replaced atomically (write-file.ts); a generation with errors writes nothing,
+ * content changes, each replaced atomically (io/write-file.ts); a generation with errors writes nothing,
  * so the previous files stay in place. A file or folder that cannot be read or written throws a
  * FileError naming it.
  */
@@ -16,7 +16,7 @@ import { relativeTo } from '../core/scan.js';
 import { createSourceCache } from './source-cache.js';
 import { fileStamp } from './reading-store.js';
 import { planTree, readingsFile, resolveOptions } from './tree.js';
-import { asFileError, failureLine, replaceFile } from './write-file.js';
+import { asFileError, failureLine, replaceFile } from '../io/write-file.js';
 
 export interface Log {
   info(text: string): void;

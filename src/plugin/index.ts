@@ -26,7 +26,7 @@ import { installInspector, type InspectorServer } from './inspector.js';
 import { HELPER } from './helper-path.js';
 import { loadOutcome, removeOutcome, saveOutcome, type Outcome } from './outcome-store.js';
 import { createSourceCache } from './source-cache.js';
-import { replaceFile } from './write-file.js';
+import { replaceFile } from '../io/write-file.js';
 import { importedFiles, outcomeFingerprint, planTree, resolveOptions, storeFiles, unimportedFiles, unknownAgentError, writeDeclarations } from './tree.js';
 
 export type { Options } from '../core/options.js';

@@ -19,7 +19,7 @@ import { VIRTUAL_ID } from '../core/codegen.js';
 import { toPosix } from '../core/scan.js';
 import { checkOptions, type Options } from '../core/options.js';
 import { consoleLog, createGenerator } from './generate.js';
-import { failureLine } from './write-file.js';
+import { failureLine } from '../io/write-file.js';
 
 export type { Options } from '../core/options.js';
 

@@ -14,7 +14,7 @@ import { plan, type AgentPlan, type Plan } from '../core/plan.js';
 import { relativeTo, scan } from '../core/scan.js';
 import { defaultReadingsFolder, version } from './reading-store.js';
 import type { createSourceCache } from './source-cache.js';
-import { replaceFile } from './write-file.js';
+import { replaceFile } from '../io/write-file.js';
 
 /** `checked` with the host's root (Vite's `config.root`, esbuild's working folder), else the cwd. */
 export const resolveOptions = (checked: CheckedOptions, hostRoot: string | undefined): ResolvedOptions =>

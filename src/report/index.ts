@@ -4,7 +4,7 @@
  * A separate entry, so a bundle that imports only the runtime carries none of it.
  */
 import path from 'node:path';
-import { replaceFile } from '../plugin/write-file.js';
+import { replaceFile } from '../io/write-file.js';
 import { renderHtml } from './html.js';
 import { renderJUnit } from './junit.js';
 import { checkResult, type ReportInput } from './result.js';
