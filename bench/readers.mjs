@@ -2,9 +2,10 @@
  * Which reader settles each file of a generated project (bench/generate.mjs), per shape and per file
  * form (the scorer key: each shape writes its forms by key), without building anything:
  *   node bench/readers.mjs [--shapes object,typed] [--agents 20] [--dist dist]
- * `call` is a default export that is a call (one regular expression, no reading), `light` the small
- * reader (src/core/light-parse.ts), `oxc` a fallback to oxc-parser (over the skeleton or the whole
- * source). A fallback costs a build far more than a reading (ARCHITECTURE.md, "Cold builds").
+ * `call` is a default export that is a call (one regular expression, no reading), `quick` the quick
+ * reader (src/core/quick-read.ts), `light` the general one (src/core/light-parse.ts), `oxc` a fallback to
+ * oxc-parser (over the skeleton or the whole source). Each costs a build more than the one before it
+ * (ARCHITECTURE.md, "Cold builds").
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -24,12 +25,13 @@ const { analyzeScorer } = await load('core/analyze-scorer.js');
 const { analyzeConfig } = await load('core/analyze-config.js');
 const { readerCounts } = await load('core/ast.js');
 
-/** `call`, `light` or `oxc`: how the last analysis read its file. */
+/** `call`, `quick`, `light` or `oxc`: which reader settled the last analysis's file. */
 function readBy(analyse) {
   const before = { ...readerCounts };
   analyse();
   if (readerCounts.oxc > before.oxc || readerCounts.oxcSkeleton > before.oxcSkeleton) return 'oxc';
-  return readerCounts.light > before.light ? 'light' : 'call';
+  if (readerCounts.light > before.light) return 'light';
+  return readerCounts.quick > before.quick ? 'quick' : 'call';
 }
 
 const rows = [];
@@ -38,7 +40,7 @@ for (const shape of shapes) {
   const agentsDir = path.join(dir, 'src/mastra/agents');
   const forms = new Map();
   const count = (form, how) => {
-    const c = forms.get(form) ?? { call: 0, light: 0, oxc: 0 };
+    const c = forms.get(form) ?? { call: 0, quick: 0, light: 0, oxc: 0 };
     c[how]++;
     forms.set(form, c);
   };
@@ -50,11 +52,12 @@ for (const shape of shapes) {
       count(file, readBy(() => analyzeScorer(fs.readFileSync(full, 'utf8'), full)));
     }
   }
-  for (const [form, c] of [...forms].sort()) rows.push([shape, form, c.call, c.light, c.oxc]);
+  for (const [form, c] of [...forms].sort()) rows.push([shape, form, c.call, c.quick, c.light, c.oxc]);
 }
-const widths = [8, 10, 6, 6, 6];
+const widths = [8, 16, 6, 6, 6, 6];
 const line = (cells) => cells.map((c, i) => String(c)[i < 2 ? 'padEnd' : 'padStart'](widths[i])).join('  ');
-console.log(line(['shape', 'file', 'call', 'light', 'oxc']));
+console.log(line(['shape', 'file', 'call', 'quick', 'light', 'oxc']));
 for (const row of rows) console.log(line(row));
-const fallbacks = rows.reduce((n, r) => n + r[4], 0);
-console.log(`\n${fallbacks} of ${rows.reduce((n, r) => n + r[2] + r[3] + r[4], 0)} files fall back to oxc-parser (${agents} agents per shape)`);
+const sum = (col) => rows.reduce((n, r) => n + r[col], 0);
+const total = sum(2) + sum(3) + sum(4) + sum(5);
+console.log(`\nof ${total} files (${agents} agents per shape): ${sum(2)} calls, ${sum(3)} read by quick-read.ts, ${sum(4)} by light-parse.ts, ${sum(5)} fall back to oxc-parser`);

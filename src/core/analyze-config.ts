@@ -16,35 +16,16 @@ import {
   parseModule,
   propertyKey,
   resolveTopLevel,
+  quickLang,
+  readerCounts,
   unwrap,
   type ModuleScope,
 } from './ast.js';
 import { evidentScorerProblem } from './analyze-scorer.js';
-import { readSampling, type StaticSampling } from './static-sampling.js';
+import { quickConfig } from './quick-read.js';
+import { readSampling, type ConfigAnalysis, type ConfigProblem, type Reading, type StaticSampling } from './readings.js';
 
-/** A `config.scorers` value that can evidently never work (CONFIG_INVALID_SCORERS). */
-export interface ConfigProblem {
-  /** The record key whose value is wrong, or null when `config.scorers` itself is. */
-  key: string | null;
-  /** What the value evidently is, e.g. 'a number'. */
-  detail: string;
-}
-
-export interface ConfigAnalysis {
-  /**
-   * How config.scorers is seen: none (evidently absent), record, function, unknown (not statically
-   * evident); 'agent' when the default export is a `new Agent({...})`, used as it is (Mastra's rule).
-   */
-  kind: 'none' | 'record' | 'function' | 'unknown' | 'agent';
-  /** For 'record': keys written literally, in JS own-key creation order (first position kept), deduplicated. */
-  keys: string[];
-  /** For 'record': spreads or non-literal computed keys may add keys at run time. */
-  open: boolean;
-  /** For 'record': per literal key, the statically known sampling of its entry. A Map, so any key is safe. */
-  sampling: Map<string, StaticSampling>;
-  /** Evidently invalid values: config.scorers itself (kind 'unknown') or record values (kind 'record'). */
-  problems: ConfigProblem[];
-}
+export type { ConfigAnalysis, ConfigProblem } from './readings.js';
 
 // Shared and frozen: callers read it, they never own it.
 const UNKNOWN: StaticSampling = Object.freeze({ kind: 'unknown' });
@@ -53,9 +34,17 @@ function analysis(kind: ConfigAnalysis['kind'], problems: ConfigProblem[] = []):
   return { kind, keys: [], open: false, sampling: new Map(), problems };
 }
 
-/** `skeleton: false` reads the whole source only (the tests compare both readings). */
-export function analyzeConfig(source: string, filename: string, skeleton = true): ConfigAnalysis {
-  if (skeleton) {
+/** `reading` as for analyzeScorer: `quick`, then the general reader, then the whole source (the tests compare them). */
+export function analyzeConfig(source: string, filename: string, reading: Reading = 'quick'): ConfigAnalysis {
+  const lang = quickLang(filename);
+  if (reading === 'quick' && lang !== null) {
+    const quick = quickConfig(source, lang === 'ts');
+    if (quick !== null) {
+      readerCounts.quick++;
+      return quick;
+    }
+  }
+  if (reading !== 'full') {
     try {
       const scope = parseModule(source, filename, true);
       if (scope === null) return analysis('unknown');

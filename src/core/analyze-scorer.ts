@@ -19,18 +19,12 @@ import {
   type ModuleScope,
 } from './ast.js';
 import { describeValue } from './codes.js';
-import { readSampling, type StaticSampling } from './static-sampling.js';
+import { quickLang, readerCounts } from './ast.js';
+import { quickScorer } from './quick-read.js';
+import { readSampling, type Reading, type ScorerFileAnalysis } from './readings.js';
 
-export interface ScorerFileAnalysis {
-  /** false only when the module evidently has no default export (ESM syntax present and no default export of any form). */
-  hasDefault: boolean;
-  /** A statically visible problem with the default export, else null. */
-  problem: null | { code: 'SCORER_INVALID_EXPORT'; detail: string } | { code: 'SCORER_INVALID_SAMPLING'; detail: string };
-  /** The literal sampling of an entry default export where statically known. */
-  sampling: StaticSampling;
-  /** What the default export evidently is. */
-  shape: 'scorer' | 'entry' | 'unknown';
-}
+export type { ScorerFileAnalysis } from './readings.js';
+
 
 function unknownExport(hasDefault = true): ScorerFileAnalysis {
   return { hasDefault, problem: null, sampling: { kind: 'unknown' }, shape: 'unknown' };
@@ -59,10 +53,21 @@ function isEvidentlyDefaultCall(source: string): boolean {
   return !before.includes('`') && !before.includes('/*') && !before.includes('export default');
 }
 
-/** `skeleton: false` reads the whole source only (the tests compare both readings). */
-export function analyzeScorer(source: string, filename: string, skeleton = true): ScorerFileAnalysis {
-  if (isEvidentlyDefaultCall(source)) return unknownExport();
-  if (skeleton) {
+
+export function analyzeScorer(source: string, filename: string, reading: Reading = 'quick'): ScorerFileAnalysis {
+  if (isEvidentlyDefaultCall(source)) {
+    readerCounts.call++;
+    return unknownExport();
+  }
+  const lang = quickLang(filename);
+  if (reading === 'quick' && lang !== null) {
+    const quick = quickScorer(source, lang === 'ts');
+    if (quick !== null) {
+      readerCounts.quick++;
+      return quick;
+    }
+  }
+  if (reading !== 'full') {
     try {
       const quick = read(source, filename, true);
       if (quick === null) return unknownExport(); // the whole source does not parse either

@@ -47,11 +47,18 @@ function langOf(filename: string): ParserLang {
 }
 
 /**
- * How many modules each reader has read in this process: light-parse.ts, oxc-parser over the skeleton,
- * oxc-parser over the whole source. Only counted, never read by the plugin: bench/readers.mjs reports
- * which files still fall back to oxc-parser, and tests check that the usual shapes do not.
+ * How many files each reader has settled in this process: a default export that is a call (one regular
+ * expression), quick-read.ts, light-parse.ts, oxc-parser over the skeleton, oxc-parser over the whole
+ * source. Only counted, never read by the plugin: bench/readers.mjs reports which files still fall back,
+ * and tests check that the usual shapes do not.
  */
-export const readerCounts = { light: 0, oxcSkeleton: 0, oxc: 0 };
+export const readerCounts = { call: 0, quick: 0, light: 0, oxcSkeleton: 0, oxc: 0 };
+
+/** 'js' or 'ts' for a file the small readers take (quick-read.ts, light-parse.ts), else null (JSX). */
+export function quickLang(filename: string): 'js' | 'ts' | null {
+  const lang = langOf(filename);
+  return lang === 'js' || lang === 'ts' ? lang : null;
+}
 
 /** Thrown by a reading of a partial scope that needs what the skeleton left out: parse the whole source. */
 export class NeedsFullParse extends Error {}

@@ -347,7 +347,7 @@ function slashIsDivision(last: Token | null, source: string): boolean {
 }
 
 /** The end of the regular expression literal that starts at `start`, flags included. */
-function regexEnd(source: string, start: number): number {
+export function regexEnd(source: string, start: number): number {
   let inClass = false;
   for (let i = start + 1; i < source.length; i++) {
     const c = source.charCodeAt(i);
@@ -394,22 +394,29 @@ export function skipBody(source: string, open: number): number {
   }
 }
 
-/** Inside parentheses, everything up to the next parenthesis, backtick or slash not in a string or comment. */
+/** Inside parentheses (or brackets), everything up to the next one of them, a backtick or a slash not in a string or comment. */
 const PAREN_RUN = /(?:[^()'"`/]+|'(?:[^'\\\n\r]|\\[^])*'|"(?:[^"\\\n\r]|\\[^])*"|\/\/[^\n\r\u2028\u2029]*|\/\*[^*]*\*+(?:[^/*][^*]*\*+)*\/)*/y;
+const BRACKET_RUN = /(?:[^[\]'"`/]+|'(?:[^'\\\n\r]|\\[^])*'|"(?:[^"\\\n\r]|\\[^])*"|\/\/[^\n\r\u2028\u2029]*|\/\*[^*]*\*+(?:[^/*][^*]*\*+)*\/)*/y;
 
-/** The index just past the `(...)` that opens at `open`, as `skipBody` finds a body's end. */
+/** The index just past the `{...}`, `(...)` or `[...]` that opens at `open`, found lexically. */
+export const skipGroupAt = (source: string, open: number): number => (source.charCodeAt(open) === 123 ? skipBody(source, open) : skipParens(source, open));
+
+/** The index just past the `(...)` or `[...]` that opens at `open`, as `skipBody` finds a body's end. */
 function skipParens(source: string, open: number): number {
+  const opener = source.charCodeAt(open);
+  const closer = opener === 40 ? 41 : 93;
+  const run = opener === 40 ? PAREN_RUN : BRACKET_RUN;
   let depth = 1;
   let i = open + 1;
   for (;;) {
-    PAREN_RUN.lastIndex = i;
-    PAREN_RUN.test(source);
-    i = PAREN_RUN.lastIndex;
+    run.lastIndex = i;
+    run.test(source);
+    i = run.lastIndex;
     const c = source.charCodeAt(i);
-    if (c === 40) {
+    if (c === opener) {
       depth++;
       i++;
-    } else if (c === 41) {
+    } else if (c === closer) {
       i++;
       if (--depth === 0) return i;
     } else if (c === 96) {
@@ -423,7 +430,7 @@ function skipParens(source: string, open: number): number {
 }
 
 /** From a template's opening backtick to just past its closing one; each `${...}` is skipped as a body. */
-function templateEnd(source: string, open: number): number {
+export function templateEnd(source: string, open: number): number {
   let i = open + 1;
   for (;;) {
     TEMPLATE_TEXT.lastIndex = i;
@@ -441,7 +448,7 @@ function templateEnd(source: string, open: number): number {
  * (white space skipped), as skeleton.ts does; null after a `)`, whose head decides (`if (x) /re/` against
  * `f(x) / 2`); gives up where the character before is in a comment or cannot be classified.
  */
-function startsRegex(source: string, open: number, i: number): boolean | null {
+export function startsRegex(source: string, open: number, i: number): boolean | null {
   let p = i - 1;
   let crossedLine = false;
   while (p > open && isSpace(source.charCodeAt(p))) {

@@ -14,7 +14,7 @@ import {
   type Levels,
 } from './codes.js';
 import { analyzeConfig, type ConfigAnalysis } from './analyze-config.js';
-import type { StaticSampling } from './static-sampling.js';
+import type { StaticSampling } from './readings.js';
 import { analyzeScorer, type ScorerFileAnalysis } from './analyze-scorer.js';
 import { diagnostic, type AgentFolder, type ScanResult, type ScorerFile } from './scan.js';
 import type { Manifest, ManifestAgent, ManifestScorer } from './manifest.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { analyzeConfig } from '../../src/core/analyze-config.js';
-import { describeSamplingProblem, type StaticSampling } from '../../src/core/static-sampling.js';
+import { describeSamplingProblem, type StaticSampling } from '../../src/core/readings.js';
 
 /** Plain view of the analysis; sampling as entry pairs so keys like __proto__ stay ordinary. */
 function cfg(source: string, filename = 'config.ts') {

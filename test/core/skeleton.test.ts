@@ -387,6 +387,96 @@ function samples(): Array<{ name: string; source: string }> {
     "export default { id: 'x', run() {} } /* a\n comment */ ;\n",
     "export default 1 /* no break */ + 2;\n",
     "export default x /* a\n break */ (1);\n",
+    // At the edges of quick-read.ts's forms (it must read them exactly like oxc-parser, or leave them to the general reader).
+    "export default { scorer: s as A<B>, sampling: f<C>(1), id: 1 };\n",
+    "export default { scorer: s as Record<string, B>, sampling: { type: 'none' } };\n",
+    "export default { scorer: s, sampling: { type: 'ratio', rate: 0.5 } as Sampling<A, B> };\n",
+    "export default agentConfig({ name: 'x', scorers: { a: { scorer: s } } satisfies Record<string, Entry>, other: f<A, B>(1) });\n",
+    "export default agentConfig({ scorers: { a: bad } });\nconst bad = 42;\n",
+    "const bad = 42;\nexport default agentConfig({ scorers: { a: bad, b: ok } });\n",
+    "import { ok } from './x';\nexport default agentConfig({ scorers: { b: ok, c: ok.scorer, d: make(1), e: new Foo() } });\n",
+    "export default agentConfig({ scorers: { a: { id: 'x', run() {} }, b: { scorer: s, sampling: { rate: 0.5, type: 'ratio' } }, c: { scorer: s, id: 'y', run: r } } });\n",
+    "export default agentConfig({ scorers: { a: { scorer: s, sampling: { type: 'ratio', rate: 2 } } } });\n",
+    "export default agentConfig({ scorers: { a: { description: 'neither' } } });\n",
+    "export default agentConfig({ scorers: { a: 'str' } });\n",
+    "export default agentConfig({ scorers: { a: x => x } });\n",
+    "export default agentConfig({ scorers: { a: s, a: { scorer: t, sampling: { type: 'none' } } } });\n",
+    "export default agentConfig({ scorers: async ({ requestContext }) => ({}) });\n",
+    "export default agentConfig({ scorers: function () { return {}; } });\n",
+    "export default agentConfig({ scorers() { return {}; } });\n",
+    "export default defineConfig.agent({ scorers: { a: s } });\n",
+    "export default withEvals({ scorers: { a: s } }, extra);\n",
+    "export default agentConfig({ scorers: { a: s } }).withMore();\n",
+    "const config = agentConfig({ scorers: { a: s } });\nexport default config;\n",
+    "const config = agentConfig({ scorers: { a: s } });\nconfig.scorers = {};\nexport default config;\n",
+    "import { scorer } from './x';\nconst scorer = { id: 'x', run() {} };\nexport default scorer;\n",
+    "const scorer = { id: 'x', run() {} };\nconst scorer = 1;\nexport default scorer;\n",
+    "function scorer() {}\nexport default scorer;\n",
+    "const scorer = make({ id: 'x' });\nexport default scorer;\n",
+    "const scorer = make({ id: 'x' }).with(1);\nexport default scorer;\n",
+    "const scorer = make<Run>({ id: 'x' });\nexport default scorer;\n",
+    "const scorer = async ({ id }) => 1;\nexport default scorer;\n",
+    "const scorer = new Scorer({ id: 'x' });\nexport default scorer;\n",
+    "const scorer = { id: 'x', run() {} }\nexport default scorer\n",
+    "const scorer = { id: 'x', run() {} } export default scorer;\n",
+    "const scorer = { id: 'x', run() {} };;\nexport default scorer;\n\n// trailing\n",
+    "const scorer = { id: 'x', run() {} }, other = 1;\nexport default scorer;\n",
+    "export default { id: 'x', run() {} }.x;\n",
+    "export default { id: 'x', run() {} }\n(1);\n",
+    "export default { id: 'x', run() {} }\nexport const y = 1;\n",
+    "export default { id: 'x', async\n run() {} };\n",
+    "export default { id: 'x', async run() {}, get: 1 };\n",
+    "export default { id: 'x', 'run': 1, 1.50: 2, 0: 3 };\n",
+    "export default { id: 'x', run?() {} };\n",
+    "export default { id: 'x', run, };\nconst run = 1;\n",
+    "export default { id: 'x', run: cond ? a : b };\n",
+    "export default { id: 'x', run: a\n  type };\n",
+    "export default { id: 'x', run: a &&\n  type };\n",
+    "export default { id: 'x', run: (a) / 2 };\n",
+    "export default { id: 'x', run: a / b / /c/.source };\n",
+    "export default { id: 'x', run: `${a}` };\n",
+    "export default { id: 'x', run: () => {}, scorer: 1 };\n",
+    "export default { id: 'x', run: 1 } satisfies A<B, C> as const;\n",
+    "export default { id: 'x', run: 1 } as T + 1;\n",
+    "export default { id: 'x', run: 1 } satisfies T\n+ 1;\n",
+    "import type { T } from './t';\nimport { type A, b } from './t';\nexport default { id: 'x', run: 1 };\n",
+    "import { type } from './t';\nimport type from './t';\nexport default { id: type, run: 1 };\n",
+    "import x from './t' with { type: 'json' };\nexport default { id: x, run: 1 };\n",
+    "interface A extends B<{ a: 1 }> { x: 1 }\ntype C = { a: 1 }\n  | { b: 2 };\nexport default { id: 'x', run: 1 };\n",
+    "type C = A\nexport default { id: 'x', run: 1 };\n",
+    "async function helper(a: string): Promise<number> { return 1; }\nfunction other<T>(a: T) {}\nexport default { id: 'x', run: helper };\n",
+    "function* gen() {}\nexport default { id: 'x', run: gen };\n",
+    "export default { id: 'x', run() {} };\nfunction helper(): { a: 1 } { return { a: 1 }; }\n",
+    "export { s as default };\nconst s = { id: 'x', run() {} };\n",
+    "const s = { id: 'x', run() {} };\nexport { s as default, s as other };\n",
+    "const s = { id: 'x', run() {} };\nexport { s as default };\nexport default 1;\n",
+    "export default { id: 'x', run() { return /'/.test(a) && \"'\" + `'${'`'}`; } };\n",
+    "export default { id: 'x', run(a = ')', b = /[)]/) { return a; } };\n",
+    "export default { id: 'x', run(): Promise<{ a: 1 }> { return x; } };\n",
+    "export default { id: 'x', run(): A | B<C, D> { return x; } };\n",
+    "export default { id: 'x', run(): { a: 1 } { return x; } };\n",
+    "export default { id: '\\u0069d', run: 1 };\n",
+    "export default { 'i\\u0064': 'x', run: 1 };\n",
+    "export default { ['id']: 'x', run: 1 };\n",
+    "export default { __proto__: x, id: 'x', run: 1 };\n",
+    "export default { ...x, id: 'x', run: 1 };\n",
+    "export default { scorer, sampling: { type: 'ratio', rate: 0.5, rate: 2 } };\n",
+    "export default { scorer, sampling: { 'type': \"none\" } };\n",
+    "export default { scorer, sampling: { type: 'none', extra: true, n: null } };\n",
+    "export default { scorer, sampling: { __proto__: null, type: 'none' } };\n",
+    "export default { scorer, sampling: { type: 'ratio', rate: -0.5 } };\n",
+    "export default { scorer, sampling: { type: 'ratio', rate: 1e-1 } };\n",
+    "export default { scorer, sampling: { type: 'ratio', rate: 0x1 } };\n",
+    "export default { scorer, sampling: { type: 'rat\\x69o', rate: 1 } };\n",
+    "export default { scorer, sampling: undefined };\n",
+    "export default { scorer, sampling: { type: `none` } };\n",
+    "export default { scorer: this, sampling: { type: 'none' } };\n",
+    "export default { scorer: undefined, sampling: { type: 'none' } };\n",
+    "export default { scorer: async () => 1 };\n",
+    "export default { scorer: a\n.b, sampling: { type: 'none' } };\n",
+    "export default { scorer() {}, sampling: { type: 'none' } };\n",
+    "export default { scorer: (s), sampling: { type: 'none' } };\n",
+    "export default { scorer: s, };\nconst s = 42;\n",
     // Found by a mutation run against oxc-parser (insertions and deletions in the samples above).
     "export default 42;\nimport _{ default as x } from 'y';\n",
     "import from 'x';\nconst s = 1;\nexport default s;\n",
@@ -452,12 +542,16 @@ describe('what TypeScript users write', () => {
     "export default agentConfig({ scorers: { policy: { scorer: defineScorer({ score: ({ output }) => (/guarantee|promise/i.test(output) ? 0 : 1) }) } } });\n",
   ];
 
-  it('is read by the small reader, never by oxc-parser, and as oxc-parser reads it', () => {
+  it('is read by the small readers, never by oxc-parser, and as oxc-parser reads it', () => {
     const before = { ...readerCounts };
     const quick = [...scorers.map((s) => analyzeScorer(s, 'x.ts')), ...configs.map((s) => analyzeConfig(s, 'config.ts'))];
     expect({ oxc: readerCounts.oxc - before.oxc, oxcSkeleton: readerCounts.oxcSkeleton - before.oxcSkeleton }).toEqual({ oxc: 0, oxcSkeleton: 0 });
-    expect(readerCounts.light - before.light).toBe(scorers.length - 1 + configs.length); // the generic call is answered without reading
-    expect(quick).toEqual([...scorers.map((s) => analyzeScorer(s, 'x.ts', false)), ...configs.map((s) => analyzeConfig(s, 'config.ts', false))]);
+    expect(quick).toEqual([...scorers.map((s) => analyzeScorer(s, 'x.ts', 'full')), ...configs.map((s) => analyzeConfig(s, 'config.ts', 'full'))]);
+    // The general reader alone (no quick reader) reads them without oxc-parser too.
+    const general = { ...readerCounts };
+    for (const s of scorers) analyzeScorer(s, 'x.ts', 'skeleton');
+    for (const s of configs) analyzeConfig(s, 'config.ts', 'skeleton');
+    expect({ oxc: readerCounts.oxc - general.oxc, oxcSkeleton: readerCounts.oxcSkeleton - general.oxcSkeleton }).toEqual({ oxc: 0, oxcSkeleton: 0 });
     expect(quick[2]).toMatchObject({ shape: 'entry', sampling: { kind: 'valid', value: { type: 'ratio', rate: 0.5 } } });
     expect(quick.slice(-2)).toMatchObject([{ kind: 'record', keys: ['a'] }, { kind: 'record', keys: ['policy'] }]);
   });
@@ -471,8 +565,11 @@ describe('readings from the skeleton', () => {
       const skeleton = functionSkeleton(source);
       if (skeleton !== source) reduced++;
       if (lightParse(source, !name.endsWith('.js')) !== null) light++;
-      expect(analyzeScorer(source, name), `${name} as a scorer file:\n${source}`).toEqual(analyzeScorer(source, name, false));
-      expect(analyzeConfig(source, name), `${name} as a config:\n${source}`).toEqual(analyzeConfig(source, name, false));
+      const full = { scorer: analyzeScorer(source, name, 'full'), config: analyzeConfig(source, name, 'full') };
+      expect(analyzeScorer(source, name), `${name} as a scorer file:\n${source}`).toEqual(full.scorer);
+      expect(analyzeConfig(source, name), `${name} as a config:\n${source}`).toEqual(full.config);
+      expect(analyzeScorer(source, name, 'skeleton'), `${name} as a scorer file, without the quick reader:\n${source}`).toEqual(full.scorer);
+      expect(analyzeConfig(source, name, 'skeleton'), `${name} as a config, without the quick reader:\n${source}`).toEqual(full.config);
     }
     // The comparison means something only if many samples were actually reduced.
     expect(reduced).toBeGreaterThan(15);
