@@ -85,6 +85,8 @@ export function plan(scanned: ScanResult, analysers: Analysers, levels: Levels =
 
     const files: PlannedFile[] = folder.scorers.map((file) => {
       const analysis = analysers.scorer(file.path);
+      const imported = !wholesale && !overridden.has(file.key);
+      if (analysis.hasDefault && analysis.problem === null) return { key: file.key, name: file.name, path: file.path, imported, analysis };
       const rel = `${dir}scorers/${file.name}`;
       if (!analysis.hasDefault) {
         diagnostics.push(
@@ -94,8 +96,7 @@ export function plan(scanned: ScanResult, analysers: Analysers, levels: Levels =
         const what = analysis.problem.code === 'SCORER_INVALID_EXPORT' ? `the default export is ${analysis.problem.detail}, not a scorer or a { scorer, sampling } entry` : analysis.problem.detail;
         diagnostics.push(diagnostic(analysis.problem.code, agent, rel, `Agent ${q(agent)}: scorer ${q(file.key)}: ${what}.`));
       }
-      const imported = !wholesale && !overridden.has(file.key);
-      return { ...file, imported, analysis };
+      return { key: file.key, name: file.name, path: file.path, imported, analysis };
     });
 
     if (kind === 'function' && files.length > 0) {

@@ -27,8 +27,18 @@ const TYPE = String.raw`${NAME}(?:\.${NAME})*(?:${TYPE_ARGS})?(?:\[\])*(?:\s*[|&
  * One statement of a file's head: an import (not `import x = require()`, not with attributes), or a type
  * alias or interface without braces in its head. Each ends where the next may start.
  */
-const IMPORT = new RegExp(String.raw`import\s+(?:type\s+)?(?:${NAME}\s*,\s*)?(?:\{[^}'"\`/;]*\}|\*\s*as\s+${NAME}|${NAME})\s*from\s*(?:${STRING})\s*;?|import\s*(?:${STRING})\s*;?`, 'y');
+const IMPORT = new RegExp(String.raw`import\s+(?:type\s+)?(?:${NAME}\s*,\s*)?(?:\{[^}'"\`/;]*\}|\*\s*as\s+${NAME}|${NAME})\s*from\s*(?:${STRING})|import\s*(?:${STRING})`, 'y');
 const GAP_RE = new RegExp(GAP, 'y');
+/** A string whose escapes are all valid in a module (no legacy octal, no `\8`, whole `\x` and `\u`). */
+const STRICT_STRING_TEXT = String.raw`'(?:[^'\\\n\r]|\\(?:[^xu0-9\r\n]|x[\da-fA-F]{2}|u[\da-fA-F]{4}|u\{[\da-fA-F]{1,6}\}|0(?!\d)|\r\n?|\n))*'|"(?:[^"\\\n\r]|\\(?:[^xu0-9\r\n]|x[\da-fA-F]{2}|u[\da-fA-F]{4}|u\{[\da-fA-F]{1,6}\}|0(?!\d)|\r\n?|\n))*"`;
+const STRICT_STRING = new RegExp(STRICT_STRING_TEXT, 'y');
+/** A number, a boolean, null, or a template without substitutions or escapes, up to a non-word character. */
+const LITERAL_WORD = /(?:-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?(?![\w$.])|(?:true|false|null)(?![\w$])|`[^`\\$\r]*`)/y;
+/** An import as the grammar has it (names and specifiers checked, escapes in strings too). */
+const STRICT_IMPORT = new RegExp(String.raw`^import\s*(?:(?:(?:${NAME}\s*,\s*)?(?:\{\s*(?:(?:${NAME}(?:\s+as\s+${NAME})?|(?:${STRICT_STRING_TEXT})\s+as\s+${NAME})\s*,\s*)*(?:(?:${NAME}(?:\s+as\s+${NAME})?|(?:${STRICT_STRING_TEXT})\s+as\s+${NAME})\s*)?\}|\*\s*as\s+${NAME})|${NAME})\s*from\s*)?(?:${STRICT_STRING_TEXT})$`);
+/** The local names an import binds. */
+const IMPORTED_NAME = /\b(?:as\s+)?([A-Za-z_$][\w$]*)\b(?=\s*(?:,|\}|from\b))/g;
+const STRING_RE = new RegExp(STRING, 'y');
 const TYPE_IMPORT = /^import\s+type\s+[\w${*]|[{,]\s*type\s+(?!as\b)[\w$]/;
 /** Words that start an expression that is no call (`async () => {}`, `new X()`, `typeof x`). */
 const NOT_A_CALLEE = new Set(['async', 'await', 'yield', 'typeof', 'void', 'delete', 'new', 'function', 'class', 'this', 'super', 'import']);
@@ -37,6 +47,7 @@ const KEY = new RegExp(String.raw`(${NAME})|'([^'\\\n\r]*)'|"([^"\\\n\r]*)"|((?:
 /** `as const`, `as T` or `satisfies T` after an object literal (TypeScript only). */
 const TYPE_SUFFIX = new RegExp(String.raw`(?:${GAP}(?:as\s+const\b|(?:as|satisfies)\s+${TYPE}))*`, 'y');
 const SUFFIX_TYPE = new RegExp(TYPE, 'y');
+const SUFFIX_KEYWORD = /\b(?:as|satisfies)\s+(?=[A-Za-z_$])/g;
 /** A return type between a parameter list and its body: `: Promise<Result>`, `: number` (no object types). */
 const RETURN_TYPE = new RegExp(String.raw`${GAP}:\s*${TYPE}`, 'y');
 const ANNOTATION = new RegExp(String.raw`${GAP}:\s*${TYPE}`, 'y');
@@ -52,6 +63,14 @@ const NEXT_STATEMENT = /\s*(?:export|import|const|let|var|function|async|type|in
 const NOT_A_SCORER = new Set(['function', 'class', 'async', 'typeof', 'void', 'delete', 'await', 'yield', 'undefined', 'NaN', 'Infinity', 'true', 'false', 'null', 'import', 'super', 'in', 'instanceof', 'let', 'var', 'const', 'if', 'return', 'default', 'export', 'enum']);
 /** Words that cannot be a binding's name in a module. */
 const RESERVED = new Set('break case catch class const continue debugger default delete do else enum export extends false finally for function if import in instanceof new null return super switch this throw true try typeof var void while with yield let static implements interface package private protected public await eval arguments'.split(' '));
+
+/**
+ * What one file's reading found beside its statements: `complete` while every character read so far was
+ * read by an exact grammar (imports checked strictly, literal values only, nothing skipped), so the file
+ * is known to parse (a config without `scorers` is then settled here); `literals`, the [start, end)
+ * ranges of the strings read, so a name in a description is not counted as a use of it.
+ */
+const state = { complete: true, literals: [] as number[] };
 
 class Unsure extends Error {}
 const unsure = (): never => {
@@ -91,7 +110,12 @@ export function quickConfig(source: string, ts: boolean): ConfigAnalysis | null 
     // A call with one object literal is read as that object (analyze-config.ts), whatever the function.
     if (file === null || file.exported.kind === 'call') return null;
     const scorers = file.exported.object.props.get('scorers');
-    if (scorers === undefined) return null; // `none` is confirmed on the whole source by the general reader
+    if (scorers === undefined) {
+      // Absent, and nothing can add it (a plain object or agentConfig()): `none`, which leaves the config out
+      // of the bundle. Only where the whole file is known to parse (analyze-config.ts confirms it otherwise).
+      const trusted = file.exported.kind === 'object' || file.exported.callee === 'agentConfig';
+      return state.complete && trusted ? { kind: 'none', keys: [], open: false, sampling: new Map(), problems: [] } : null;
+    }
     if (scorers.kind === 'method' || isFunctionValue(source, scorers)) return { kind: 'function', keys: [], open: false, sampling: new Map(), problems: [] };
     const record = scorers.kind === 'init' ? scorers.object : null;
     if (record === null) return null;
@@ -156,6 +180,8 @@ interface ObjectLiteral {
  */
 function readFile(source: string, ts: boolean): { exported: Exported; bindings: Map<string, Exported | null> } | null {
   if (source.includes('\\u')) return null; // an escaped name is not its text
+  state.complete = true;
+  state.literals = [];
   let i = gap(source, source.startsWith('#!') ? lineEnd(source) : 0);
   /** `const` bindings of an object literal or a call, by name; `null` for names bound otherwise or twice. */
   const bindings = new Map<string, Exported | null>();
@@ -172,8 +198,13 @@ function readFile(source: string, ts: boolean): { exported: Exported; bindings: 
       // `import type`, `{ type X }`: TypeScript only (a syntax error the host reports in a JS file).
       if (!ts && TYPE_IMPORT.test(source.slice(i, IMPORT.lastIndex))) return null;
       // Names imported are bound, not by a literal: a name both imported and declared is not followed.
-      for (const match of source.slice(i, IMPORT.lastIndex).matchAll(/\b(?:as\s+)?([A-Za-z_$][\w$]*)\b(?=\s*(?:,|\}|from\b))/g)) bindings.set(match[1], null);
-      i = gap(source, IMPORT.lastIndex);
+      const text = source.slice(i, IMPORT.lastIndex);
+      for (const match of text.matchAll(IMPORTED_NAME)) {
+        if (bindings.has(match[1]) || RESERVED.has(match[1])) state.complete = false; // bound twice: an error
+        bindings.set(match[1], null);
+      }
+      if (!STRICT_IMPORT.test(text) || /\btype\b/.test(text)) state.complete = false;
+      i = statementEnd(source, IMPORT.lastIndex);
       continue;
     }
     const word = wordAt(source, i);
@@ -202,6 +233,7 @@ function readFile(source: string, ts: boolean): { exported: Exported; bindings: 
       i = statementEnd(source, list.lastIndex);
       continue;
     }
+    state.complete = false; // only imports and the default export are read exactly
     if (word === 'const') {
       let j = gap(source, i + 5);
       const name = wordAt(source, j) ?? unsure();
@@ -239,7 +271,7 @@ function readFile(source: string, ts: boolean): { exported: Exported; bindings: 
   if (exportedAt === -1) return null;
   if (exportedName !== null) {
     // Followed only where nothing else names it (analyze-scorer.ts: a binding used elsewhere may be mutated).
-    if (occurrences(source, exportedName) > 2) return null;
+    if (occurrences(source, exportedName, state.literals) > 2) return null;
     exported = bindings.get(exportedName) ?? null;
   }
   if (exported === null) return null;
@@ -265,20 +297,23 @@ function objectOrCall(source: string, i: number, ts: boolean): { found: Exported
     j = gap(source, j);
     const c = source.charCodeAt(j);
     if (c !== 40 && c !== 60) return { found: null, end: skipValue(source, i, ts) }; // a name, a member: not followed here
-    const end = skipValue(source, i, ts);
     if (c === 40) {
       // `callee({...})` and nothing more: read as the object.
       const argument = gap(source, j + 1);
       if (source.charCodeAt(argument) === 123) {
+        const complete = state.complete;
         const object = readObject(source, argument, ts);
         const close = gap(source, object.end);
-        if (source.charCodeAt(close) === 41 && close + 1 === end) return { found: { kind: 'call-object', object, callee: last }, end };
+        if (source.charCodeAt(close) === 41 && endsStatement(source, gap(source, close + 1))) return { found: { kind: 'call-object', object, callee: last }, end: close + 1 };
+        state.complete = complete;
       }
     }
-    return { found: { kind: 'call' }, end };
+    state.complete = false;
+    return { found: { kind: 'call' }, end: skipValue(source, i, ts) };
   }
   const object = readObject(source, j, ts);
   const end = suffixEnd(source, object.end, ts);
+  if (end !== object.end) state.complete = false; // `as`, `satisfies`: types are not read exactly
   if (!endsStatement(source, gap(source, end))) unsure();
   return { found: { kind: 'object', object }, end };
 }
@@ -314,27 +349,39 @@ function readObject(source: string, open: number, ts: boolean, depth = 0): Objec
       const body = afterParameters(source, j, ts);
       const end = skipGroupAt(source, body);
       props.set(name, { kind: 'method', start: i, end: i, object: null });
+      state.complete = false;
       j = end;
     } else if (method) {
       return unsure();
     } else if (c === 58) {
       const start = gap(source, j + 1);
       let object: ObjectLiteral | null = null;
-      let end: number;
-      if (source.charCodeAt(start) === 123 && depth < 2) {
+      let end = literalEnd(source, start, 0);
+      if (end !== -1) {
+        const after = gap(source, end);
+        if (source.charCodeAt(after) !== 44 && source.charCodeAt(after) !== 125) {
+          state.complete = false;
+          end = skipValue(source, start, ts);
+        }
+      } else if (source.charCodeAt(start) === 123 && depth < 2) {
         object = readObject(source, start, ts, depth + 1);
         end = suffixEnd(source, object.end, ts);
         const after = gap(source, end);
         // Anything but the next property after it (`{...}.x`, an operator): the value is not the object.
         if (source.charCodeAt(after) !== 44 && source.charCodeAt(after) !== 125) {
           object = null;
+          state.complete = false;
           end = skipValue(source, start, ts);
         }
-      } else end = skipValue(source, start, ts);
+      } else {
+        state.complete = false;
+        end = skipValue(source, start, ts);
+      }
       props.set(name, { kind: 'init', start, end, object });
       j = end;
     } else if ((c === 44 || c === 125) && key[1] !== undefined && !RESERVED.has(name)) {
       props.set(name, { kind: 'shorthand', start: i, end: KEY.lastIndex, object: null });
+      state.complete = false;
     } else return unsure();
     j = gap(source, j);
     if (source.charCodeAt(j) === 44) i = gap(source, j + 1);
@@ -373,29 +420,30 @@ function skipValue(source: string, start: number, ts: boolean): number {
   for (;;) {
     VALUE_RUN.lastIndex = i;
     if (VALUE_RUN.test(source)) {
-      const run = source.slice(i, VALUE_RUN.lastIndex);
+      const end = VALUE_RUN.lastIndex;
       // A line break before the next statement ends a `const` initialiser (ASI); inside an object, `,` and `}` do.
-      const lineBreak = run.search(/[\n\r]\s*(?:export|import|const|let|var|function|type|interface|class)\b/);
-      if (lineBreak !== -1) return trimEnd(source, i + lineBreak);
+      const lineBreak = within(source, '\n', i, end) || within(source, '\r', i, end) ? nextStatementAt(source, i, end) : -1;
+      if (lineBreak !== -1) return trimEnd(source, lineBreak);
       // In a JS file, `as`, `satisfies` and `: T` are errors, and `:` in a value (a conditional) is left to the general reader.
-      if (!ts && (/\bas\s|\bsatisfies\s/.test(run) || run.includes(':'))) unsure();
-      i = VALUE_RUN.lastIndex;
+      if (!ts && (within(source, ':', i, end) || ((within(source, 'as', i, end) || within(source, 'satisfies', i, end)) && /\bas\s|\bsatisfies\s/.test(source.slice(i, end))))) unsure();
       // A type after `as` or `satisfies` may hold commas (`Record<string, Entry>`): taken whole.
-      const suffix = ts ? /\b(?:as|satisfies)\s+(?=[A-Za-z_$])/g : null;
-      let last: RegExpExecArray | null = null;
-      for (let match = suffix?.exec(run) ?? null; match !== null; match = suffix!.exec(run)) last = match;
-      if (last !== null) {
-        SUFFIX_TYPE.lastIndex = i - run.length + last.index + last[0].length;
-        if (SUFFIX_TYPE.test(source) && SUFFIX_TYPE.lastIndex > i) i = SUFFIX_TYPE.lastIndex;
-      }
+      if (ts && (within(source, 'as', i, end) || within(source, 'satisfies', i, end))) {
+        let typeAt = -1;
+        for (const match of source.slice(i, end).matchAll(SUFFIX_KEYWORD)) typeAt = i + match.index + match[0].length;
+        i = end;
+        if (typeAt !== -1) {
+          SUFFIX_TYPE.lastIndex = typeAt;
+          if (SUFFIX_TYPE.test(source) && SUFFIX_TYPE.lastIndex > i) i = SUFFIX_TYPE.lastIndex;
+        }
+      } else i = end;
     }
     const c = source.charCodeAt(i);
     if (c === 123 || c === 40 || c === 91) i = skipGroupAt(source, i);
     else if (c === 39 || c === 34) {
-      const string = new RegExp(STRING, 'y');
-      string.lastIndex = i;
-      if (!string.test(source)) unsure();
-      i = string.lastIndex;
+      STRING_RE.lastIndex = i;
+      if (!STRING_RE.test(source)) unsure();
+      state.literals.push(i, STRING_RE.lastIndex);
+      i = STRING_RE.lastIndex;
     } else if (c === 96) i = templateEnd(source, i);
     else if (c === 47) {
       const next = source.charCodeAt(i + 1);
@@ -409,12 +457,24 @@ function skipValue(source: string, start: number, ts: boolean): number {
   }
 }
 
-/** `i` moved back over white space and comments before it do not matter: only the value's end, for comparing ends. */
+/** `i` moved back over white space before it: only the value's end, for comparing ends. */
 const trimEnd = (source: string, i: number): number => {
   let j = i;
-  while (j > 0 && /\s/.test(source[j - 1])) j--;
+  for (let c = source.charCodeAt(j - 1); c === 32 || c === 10 || c === 13 || c === 9; c = source.charCodeAt(j - 1)) j--;
   return j;
 };
+
+/** Whether `text` occurs in `source` between `from` and `to`. */
+const within = (source: string, text: string, from: number, to: number): boolean => {
+  const at = source.indexOf(text, from);
+  return at !== -1 && at + text.length <= to;
+};
+
+/** The line break in [from, to) after which a new statement starts (`\nexport ...`), or -1. */
+function nextStatementAt(source: string, from: number, to: number): number {
+  const match = /[\n\r]\s*(?:export|import|const|let|var|function|type|interface|class)\b/.exec(source.slice(from, to));
+  return match === null ? -1 : from + match.index;
+}
 
 /** Past white space and comments (most gaps are one space or none: settled without the regular expression). */
 function gap(source: string, i: number): number {
@@ -524,14 +584,58 @@ function literal(text: string): unknown {
   return Number(text);
 }
 
-/** How often `name` occurs as a whole word in the text (strings and comments included: more is only more careful). */
-function occurrences(source: string, name: string): number {
+/**
+ * How often `name` occurs as a whole word in the text, outside the strings the reading read (`literals`):
+ * in comments, in bodies and in strings there it still counts, which is only more careful.
+ */
+function occurrences(source: string, name: string, literals: readonly number[]): number {
   let count = 0;
   for (let at = source.indexOf(name); at !== -1 && count < 3; at = source.indexOf(name, at + name.length)) {
     const before = at > 0 ? source.charCodeAt(at - 1) : 0;
     const after = source.charCodeAt(at + name.length);
-    if (!isWordCode(before) && !isWordCode(after)) count++;
+    if (isWordCode(before) || isWordCode(after)) continue;
+    let inString = false;
+    for (let k = 0; k < literals.length && !inString; k += 2) inString = literals[k] <= at && at < literals[k + 1];
+    if (!inString) count++;
   }
   return count;
+}
+
+/**
+ * The end of a literal value at `i` written exactly: a string (escapes checked), a number, `true`,
+ * `false`, `null`, a template without `${`, or an array or object of those; -1 for anything else. Its
+ * strings' ranges go to `state.literals`.
+ */
+function literalEnd(source: string, i: number, depth: number): number {
+  const c = source.charCodeAt(i);
+  if (c === 39 || c === 34) {
+    STRICT_STRING.lastIndex = i;
+    if (!STRICT_STRING.test(source)) return -1;
+    state.literals.push(i, STRICT_STRING.lastIndex);
+    return STRICT_STRING.lastIndex;
+  }
+  if (c === 91 || c === 123) {
+    if (depth > 2) return -1;
+    let j = gap(source, i + 1);
+    const close = c === 91 ? 93 : 125;
+    while (source.charCodeAt(j) !== close) {
+      if (c === 123) {
+        KEY.lastIndex = j;
+        const key = KEY.exec(source);
+        if (key === null || key[1] === '__proto__' || key[2] === '__proto__' || key[3] === '__proto__') return -1;
+        j = gap(source, KEY.lastIndex);
+        if (source.charCodeAt(j) !== 58) return -1;
+        j = gap(source, j + 1);
+      }
+      const end = literalEnd(source, j, depth + 1);
+      if (end === -1) return -1;
+      j = gap(source, end);
+      if (source.charCodeAt(j) === 44) j = gap(source, j + 1);
+      else if (source.charCodeAt(j) !== close) return -1;
+    }
+    return j + 1;
+  }
+  LITERAL_WORD.lastIndex = i;
+  return LITERAL_WORD.test(source) ? LITERAL_WORD.lastIndex : -1;
 }
 const isWordCode = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 36;

@@ -110,8 +110,8 @@ export function listFolder(dir: string): FolderEntry[] | null {
 }
 
 const isHidden = (name: string) => name.startsWith('.') || name.startsWith('_');
-const isTestFile = (name: string) => /\.(test|spec)\./.test(name);
-const isDeclaration = (name: string) => /\.d\.[mc]?ts$/.test(name);
+/** Test files and declaration files sit in `scorers/` but are no scorers. */
+const NOT_A_SCORER_FILE = /\.(?:test|spec)\.|\.d\.[mc]?ts$/;
 
 export function scan(input: ScanInput): ScanResult {
   const { root } = input;
@@ -213,8 +213,10 @@ export function scan(input: ScanInput): ScanResult {
     const files: ScorerFile[] = [];
     for (const entry of entries) {
       const { name } = entry;
-      if (!entry.isFile || name.startsWith('.') || isTestFile(name) || isDeclaration(name)) continue;
-      const ext = path.extname(name);
+      if (!entry.isFile || name.charCodeAt(0) === 46 || NOT_A_SCORER_FILE.test(name)) continue;
+      // `path.extname` for a name that does not start with a dot: its last `.` on (a loop per character in Node).
+      const dot = name.lastIndexOf('.');
+      const ext = dot > 0 ? name.slice(dot) : '';
       if (!extensions.has(ext)) continue;
       if (entry.unreadable) {
         unreadable(key, `${dir}scorers/${name}`, 'scorer file');
