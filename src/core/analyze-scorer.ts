@@ -21,13 +21,13 @@ import {
 import { describeValue } from './codes.js';
 import { quickLang, readerCounts } from './ast.js';
 import { quickScorer } from './quick-read.js';
-import { readSampling, type Reading, type ScorerFileAnalysis } from './readings.js';
+import { readSampling, SCORER_EXPORT, UNKNOWN_EXPORT, type Reading, type ScorerFileAnalysis } from './readings.js';
 
 export type { ScorerFileAnalysis } from './readings.js';
 
 
 function unknownExport(hasDefault = true): ScorerFileAnalysis {
-  return { hasDefault, problem: null, sampling: { kind: 'unknown' }, shape: 'unknown' };
+  return hasDefault ? UNKNOWN_EXPORT : { hasDefault, problem: null, sampling: { kind: 'unknown' }, shape: 'unknown' };
 }
 
 function invalid(detail: string): ScorerFileAnalysis {
@@ -172,7 +172,7 @@ function classifyObject(object: ObjectExpression, scope: ModuleScope): ScorerFil
     const problem = sampling.kind === 'invalid' ? { code: 'SCORER_INVALID_SAMPLING' as const, detail: sampling.detail } : null;
     return { hasDefault: true, problem, sampling, shape: 'entry' };
   }
-  if (looksLikeScorer) return { hasDefault: true, problem: null, sampling: { kind: 'absent' }, shape: 'scorer' };
+  if (looksLikeScorer) return SCORER_EXPORT;
   if (id.kind === 'found') return invalid('an object with "id" but without "run" or "scorer"');
   if (run.kind === 'found') return invalid('an object with "run" but without "id" or "scorer"');
   return invalid('an object without "scorer", "id" or "run"');

@@ -14,7 +14,7 @@
  * general reader reads the file.
  */
 import { regexEnd, skipGroupAt, startsRegex, templateEnd } from './lex.js';
-import { describeSamplingProblem, type ConfigAnalysis, type ScorerFileAnalysis, type StaticSampling } from './readings.js';
+import { describeSamplingProblem, SCORER_EXPORT, UNKNOWN_EXPORT, type ConfigAnalysis, type ScorerFileAnalysis, type StaticSampling } from './readings.js';
 
 /** White space and comments. */
 const GAP = String.raw`(?:\s+|\/\/[^\n\r\u2028\u2029]*|\/\*[^*]*\*+(?:[^/*][^*]*\*+)*\/)*`;
@@ -83,20 +83,20 @@ export function quickScorer(source: string, ts: boolean): ScorerFileAnalysis | n
     const file = readFile(source, ts);
     if (file === null) return null;
     // A call's value is never evident (analyze-scorer.ts), nor one that starts with one (`f(x) ?? g`).
-    if (file.exported.kind !== 'object') return { hasDefault: true, problem: null, sampling: { kind: 'unknown' }, shape: 'unknown' };
+    if (file.exported.kind !== 'object') return UNKNOWN_EXPORT;
     const object = file.exported.object;
     const scorer = object.props.get('scorer');
     const id = object.props.has('id');
     const run = object.props.has('run');
     if (scorer !== undefined) {
       // As analyze-scorer.ts classifies an entry: `scorer`, `id` and `run` together are decided at run time.
-      if (id && run) return { hasDefault: true, problem: null, sampling: { kind: 'unknown' }, shape: 'unknown' };
+      if (id && run) return UNKNOWN_EXPORT;
       if (scorer.kind === 'method' || !mayBeScorer(source, scorer)) return null; // a problem: the general reader words it
       const sampling = samplingOf(source, object.props.get('sampling'));
       if (sampling === null || sampling.kind === 'invalid') return null;
       return { hasDefault: true, problem: null, sampling, shape: 'entry' };
     }
-    if (id && run) return { hasDefault: true, problem: null, sampling: { kind: 'absent' }, shape: 'scorer' };
+    if (id && run) return SCORER_EXPORT;
     return null; // evidently not a scorer: a problem
   } catch {
     return null; // unsure (or not a string at all): the general reader decides

@@ -34,6 +34,13 @@ export interface ScorerFileAnalysis {
   shape: 'scorer' | 'entry' | 'unknown';
 }
 
+/**
+ * The two readings most files get, shared and frozen (a build reads thousands of files, and each
+ * reading is kept with its plan): a default export whose value is not evident, and a scorer object.
+ */
+export const UNKNOWN_EXPORT: ScorerFileAnalysis = Object.freeze({ hasDefault: true, problem: null, sampling: Object.freeze({ kind: 'unknown' }), shape: 'unknown' });
+export const SCORER_EXPORT: ScorerFileAnalysis = Object.freeze({ hasDefault: true, problem: null, sampling: Object.freeze({ kind: 'absent' }), shape: 'scorer' });
+
 /** A `config.scorers` value that can evidently never work (CONFIG_INVALID_SCORERS). */
 export interface ConfigProblem {
   /** The record key whose value is wrong, or null when `config.scorers` itself is. */
