@@ -87,7 +87,7 @@ describe('runEvals matches @mastra/core 1.71 on a Mastra Agent', () => {
     const theirs = newAgent();
     const expected: any = await mastraRunEvals({ data: DATA, target: theirs.agent, ...config } as any);
     const ours = newAgent();
-    const { items, ...actual } = await runEvals({ data: DATA, target: ours.agent, ...config });
+    const { items, config: _config, ...actual } = await runEvals({ data: DATA, target: ours.agent, ...config });
 
     // Every field Mastra returns, and no other besides `items`.
     expect(actual).toEqual(expected);
@@ -108,7 +108,7 @@ describe('runEvals matches @mastra/core 1.71 on a Mastra Agent', () => {
       gates: [alwaysOne],
       scorers: [{ scorer: mentionsParis, threshold: 0.9 }, { scorer: weatherOnly, threshold: { min: 0.5, max: 1 } }, long],
     });
-    const { items: _items, ...actual } = await runEvals({
+    const { items: _items, config: _config, ...actual } = await runEvals({
       data: DATA,
       target: newAgent().agent,
       gates: [alwaysOne],
@@ -165,7 +165,8 @@ describe('runEvals matches @mastra/core 1.71 on a Mastra Agent', () => {
       const ours = await runEvals({ data: DATA, target: newAgent().agent, ...config }).catch((e: Error) => e);
       expect(theirs).toBeInstanceOf(Error);
       expect((theirs as Error).message).toBe('At least one scorer or gate must be provided');
-      expect((ours as Error).message).toBe('runEvals: at least one scorer or gate must be provided (scorers and gates are both empty)');
+      expect((ours as Error).message).toBe('At least one scorer or gate must be provided');
+      expect((ours as any).id).toBe('NO_SCORERS_PROVIDED');
     }
   });
 });
