@@ -41,6 +41,12 @@ const createMockAgentV2 = (response: string = 'Dummy response'): Agent => {
   return agent;
 };
 
+/** Spies on `agent.generate`, running `around` in its place with the original (Mastra's tests wrap it so). */
+function aroundGenerate(agent: Agent, around: (input: any, options: any, original: (input: any, options: any) => Promise<any>) => Promise<any>) {
+  const original = agent.generate.bind(agent) as (input: any, options: any) => Promise<any>;
+  return vi.spyOn(agent, 'generate').mockImplementation(((input: any, options: any) => around(input, options, original)) as any);
+}
+
 /** The one-step workflow most of Mastra's workflow cases build. */
 const createTestWorkflow = (stepOptions: { scorers?: any } = {}) => {
   const mockStep = createStep({
@@ -778,8 +784,7 @@ describe.each(IMPLEMENTATIONS)('runEvals (%s)', (_implementation, runEvals) => {
     it('should use the same threadId across all turns', async () => {
       const receivedMemoryOptions: any[] = [];
       const agent = new Agent({ id: 'threadAgent', name: 'threadAgent', instructions: 'Mock', model: textModel('response') });
-      const originalGenerate = agent.generate.bind(agent);
-      vi.spyOn(agent, 'generate').mockImplementation(async (input: any, options: any) => {
+      aroundGenerate(agent, async (input, options, originalGenerate) => {
         receivedMemoryOptions.push(options?.memory);
         return originalGenerate(input, options);
       });
@@ -832,8 +837,7 @@ describe.each(IMPLEMENTATIONS)('runEvals (%s)', (_implementation, runEvals) => {
       const agent = new Agent({ id: 'memoryMultiTurnAgent', name: 'memoryMultiTurnAgent', instructions: 'Mock', model: buildModel(capturedPrompts), memory });
       let capturedThread: string | undefined;
       let capturedResource: string | undefined;
-      const originalGenerate = agent.generate.bind(agent);
-      vi.spyOn(agent, 'generate').mockImplementation(async (input: any, options: any) => {
+      aroundGenerate(agent, async (input, options, originalGenerate) => {
         const thread = options?.memory?.thread;
         capturedThread = typeof thread === 'string' ? thread : thread?.id;
         capturedResource = options?.memory?.resource;
@@ -871,8 +875,7 @@ describe.each(IMPLEMENTATIONS)('runEvals (%s)', (_implementation, runEvals) => {
       const agent = new Agent({ id: 'memoryResourceAgent', name: 'memoryResourceAgent', instructions: 'Mock', model: buildModel(capturedPrompts), memory });
       let capturedResource: string | undefined;
       let capturedThread: string | undefined;
-      const originalGenerate = agent.generate.bind(agent);
-      vi.spyOn(agent, 'generate').mockImplementation(async (input: any, options: any) => {
+      aroundGenerate(agent, async (input, options, originalGenerate) => {
         capturedResource = options?.memory?.resource;
         const thread = options?.memory?.thread;
         capturedThread = typeof thread === 'string' ? thread : thread?.id;
@@ -1154,8 +1157,7 @@ describe.each(IMPLEMENTATIONS)('runEvals (%s)', (_implementation, runEvals) => {
       let callIndex = 0;
       const agent = new Agent({ id: 'turnProvenanceAgent', name: 'Turn Provenance Agent', instructions: 'Mock', model: textModel('turn response') });
       // Each turn gets its own trace and span ids, so each row can be matched to its turn.
-      const originalGenerate = agent.generate.bind(agent);
-      vi.spyOn(agent, 'generate').mockImplementation(async (input: any, options: any) => {
+      aroundGenerate(agent, async (input, options, originalGenerate) => {
         const result: any = await originalGenerate(input, options);
         result.traceId = `trace-${callIndex}`;
         result.spanId = `span-${callIndex}`;
