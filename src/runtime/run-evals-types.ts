@@ -145,9 +145,16 @@ export interface EvalShard {
   count: number;
 }
 
-export interface RunEvalsConfig<TInput = unknown, S extends EvalScorers | undefined = EvalScorers | undefined> {
+/**
+ * `runEvals`' configuration. As in Mastra, `scorers` or `gates` must be given (`scorers: []` for a run
+ * whose only assertions are per turn).
+ */
+export type RunEvalsConfig<TInput = unknown, S extends EvalScorers | undefined = EvalScorers | undefined> = RunEvalsOptions<TInput, S> &
+  ({ scorers: S } | { gates: ReadonlyArray<ScorerLike> });
+
+export interface RunEvalsOptions<TInput = unknown, S extends EvalScorers | undefined = EvalScorers | undefined> {
   data: ReadonlyArray<EvalItem<TInput>>;
-  /** Tracked scorers. Optional when there is a gate or a per-turn assertion. */
+  /** Tracked scorers. Optional when there are gates. */
   scorers?: S;
   /** Per-key thresholds beside a record of scorers (the registry's form): `{ relevance: 0.7 }`. */
   thresholds?: ThresholdsFor<S>;

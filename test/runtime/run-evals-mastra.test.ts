@@ -87,7 +87,7 @@ describe('runEvals matches @mastra/core 1.71 on a Mastra Agent', () => {
     const theirs = newAgent();
     const expected: any = await mastraRunEvals({ data: DATA, target: theirs.agent, ...config } as any);
     const ours = newAgent();
-    const { items, config: _config, ...actual } = await runEvals({ data: DATA, target: ours.agent, ...config });
+    const { items, config: _config, ...actual } = await runEvals({ data: DATA, target: ours.agent, ...(config as { scorers: any[] }) });
 
     // Every field Mastra returns, and no other besides `items`.
     expect(actual).toEqual(expected);
@@ -122,7 +122,7 @@ describe('runEvals matches @mastra/core 1.71 on a Mastra Agent', () => {
   it('the cases cover every verdict and its absence', async () => {
     const verdicts = new Set<string>();
     for (const [, config] of CASES) {
-      const { verdict } = await runEvals({ data: DATA, target: newAgent().agent, ...config });
+      const { verdict } = await runEvals({ data: DATA, target: newAgent().agent, ...(config as { scorers: any[] }) });
       verdicts.add(String(verdict));
     }
     expect([...verdicts].sort()).toEqual(['failed', 'passed', 'scored', 'undefined']);
@@ -162,7 +162,7 @@ describe('runEvals matches @mastra/core 1.71 on a Mastra Agent', () => {
   it('neither scorers nor gates: both refuse', async () => {
     for (const config of [{}, { scorers: [] }, { scorers: [], gates: [] }]) {
       const theirs = await mastraRunEvals({ data: DATA, target: newAgent().agent, ...config } as any).catch((e: Error) => e);
-      const ours = await runEvals({ data: DATA, target: newAgent().agent, ...config }).catch((e: Error) => e);
+      const ours = await runEvals({ data: DATA, target: newAgent().agent, ...(config as any) }).catch((e: Error) => e);
       expect(theirs).toBeInstanceOf(Error);
       expect((theirs as Error).message).toBe('At least one scorer or gate must be provided');
       expect((ours as Error).message).toBe('At least one scorer or gate must be provided');
