@@ -5,6 +5,7 @@
  * that answers the same replies. Sampling on a Mastra Agent: skipped scorers leave no score and no row.
  */
 import { Agent } from '@mastra/core/agent';
+import { createScorer as createMastraScorer } from '@mastra/core/evals';
 import { Mastra } from '@mastra/core/mastra';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createScorer, runEvals } from '../../src/runtime/index.js';
@@ -35,7 +36,7 @@ const DATA = [
 
 describe('multi-turn items on a function target', () => {
   it('calls the target once per turn on one thread, with the turns before it', async () => {
-    const seen: Array<{ input: string; turn?: { index: number; threadId: string; history: unknown[] } }> = [];
+    const seen: Array<{ input: string; turn?: { index: number; threadId: string; history: readonly unknown[] } }> = [];
     const result = await runEvals({
       data: DATA,
       scorers: [count, { scorer: polite, threshold: 0.5 }],
@@ -114,7 +115,8 @@ describe('multi-turn items on a function target', () => {
 describe('applySampling on a Mastra Agent', () => {
   it('a skipped scorer is not run, not averaged and not saved', async () => {
     let runs = 0;
-    const sampled = createScorer({ id: 'sampled', description: 'd' }).generateScore(() => (runs++, 1));
+    const sampled = createMastraScorer({ id: 'sampled', description: 'd' }).generateScore(() => (runs++, 1));
+    const polite = createMastraScorer({ id: 'polite', description: 'd' }).generateScore(() => 1);
     const storage = storages.store();
     const agent = new Agent({ id: 'sampler', name: 'sampler', instructions: 'i', model: answeringModel(() => 'ok') });
     new Mastra({ agents: { agent }, scorers: { sampled, polite }, storage, logger: false });
