@@ -170,3 +170,27 @@ describe('runEvals matches @mastra/core 1.71 on a Mastra Agent', () => {
     }
   });
 });
+
+describe('a failing item on a Mastra Agent', () => {
+  it('names the item, the stage and the scorer, with Mastra’s error id and the cause', async () => {
+    const model = answeringModel((options: any) => {
+      if (userText(options).includes('Oslo')) throw new Error('provider is down');
+      return 'fine';
+    });
+    const agent = new Agent({ id: 'flaky', name: 'flaky', instructions: 'i', model });
+    const target = await runEvals({ data: DATA, target: agent, scorers: [long] }).catch((e) => e);
+    expect(target.name).toBe('RunEvalsError');
+    expect(target.message).toMatch(/^runEvals: item 3 failed in the target: /);
+    expect(target.message).toContain('provider is down');
+    expect([target.index, target.stage, target.id]).toEqual([3, 'target', 'RUN_EXPERIMENT_TARGET_FAILED_TO_GENERATE_RESULT']);
+
+    const picky = createMastraScorer({ id: 'picky', description: 'd' }).generateScore(({ run }) => {
+      if (text(run.output).includes('Tokyo')) throw new Error('no Tokyo');
+      return 1;
+    });
+    const scorer = await runEvals({ data: DATA, target: newAgent().agent, scorers: [picky] }).catch((e) => e);
+    expect(scorer.message).toMatch(/^runEvals: item 2 failed in scorer "picky": /);
+    expect([scorer.index, scorer.stage, scorer.scorerId, scorer.id]).toEqual([2, 'scorer', 'picky', 'RUN_EXPERIMENT_SCORER_FAILED_TO_SCORE_RESULT']);
+    expect(String(scorer.cause?.message ?? scorer.cause)).toContain('no Tokyo');
+  });
+});
