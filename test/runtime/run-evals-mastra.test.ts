@@ -194,3 +194,16 @@ describe('a failing item on a Mastra Agent', () => {
     expect(String(scorer.cause?.message ?? scorer.cause)).toContain('no Tokyo');
   });
 });
+
+describe('Mastra checks the whole run before any item runs', () => {
+  it('a bad item is reported with its own index, in Mastra’s words, and no item runs', async () => {
+    const { model, agent } = newAgent();
+    const data = [...DATA, { turns: [{ input: 'a' }], input: 'both' }];
+    const theirs = await mastraRunEvals({ data, target: newAgent().agent, scorers: [long] } as any).catch((e: Error) => e);
+    const ours = await runEvals({ data: data as any, target: agent, scorers: [long] }).catch((e: Error) => e);
+    expect((ours as Error).message).toBe("Invalid data item at index 4: 'turns' cannot be combined with 'input' or 'inputs'");
+    expect((ours as Error).message).toBe((theirs as Error).message);
+    expect((ours as any).id).toBe('INVALID_DATA_ITEM');
+    expect(modelCalls(model)).toBe(0);
+  });
+});
