@@ -119,6 +119,15 @@ describe('runEvals matches @mastra/core 1.71 on a Mastra Agent', () => {
     expect(actual.verdict).toBe('scored');
   });
 
+  it('the registry’s function form, resolved per item with its request context, gives what Mastra gives for its result', async () => {
+    const seen: unknown[] = [];
+    const form = ({ requestContext }: { requestContext?: unknown }) => (seen.push(requestContext), { relevance: { scorer: mentionsParis }, size: long });
+    const expected: any = await mastraRunEvals({ data: DATA, target: newAgent().agent, gates: [alwaysOne], scorers: [{ scorer: mentionsParis, threshold: 0.6 }, long] });
+    const { items: _items, config: _config, ...actual } = await runEvals({ data: DATA, target: newAgent().agent, gates: [alwaysOne], scorers: form, thresholds: { relevance: 0.6 } });
+    expect(actual).toEqual(expected);
+    expect(seen).toHaveLength(DATA.length);
+  });
+
   it('the cases cover every verdict and its absence', async () => {
     const verdicts = new Set<string>();
     for (const [, config] of CASES) {
