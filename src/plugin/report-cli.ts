@@ -18,12 +18,15 @@ Options:
   --title TEXT   the page's heading and the JUnit suite name (default: "Eval report")
   --help, -h     show this help`;
 
+/** The flags `reportMain` accepts; each is described in `REPORT_USAGE` (the top-level help repeats it). */
+export const REPORT_FLAGS = { out: { type: 'string' }, title: { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const;
+
 export async function reportMain(argv: string[], { cwd, log }: { cwd: string; log: Log }): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({
       args: argv,
-      options: { out: { type: 'string' }, title: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: REPORT_FLAGS,
       allowPositionals: true,
       strict: true,
     });

@@ -107,6 +107,17 @@ const cacheMiss = (response: any): boolean => response?.headers?.[JUDGE_CACHE_HE
 /** Marks a model that the adapter calls directly, without `ai` (see `offlineJudge`). */
 export const LOCAL_MODEL = Symbol.for('agent-scorers.local-model');
 
+/**
+ * Makes a model object of ours read-only without freezing it: every property non-writable but
+ * configurable, no new ones. `ai` 7 adapts a spec v3 model with a Proxy that reports
+ * `specificationVersion: 'v4'`, and a Proxy may not report another value for a property of its target
+ * that is both non-writable and non-configurable, which `Object.freeze` makes every property.
+ */
+export function readOnlyModel<T extends object>(model: T): T {
+  for (const key of Reflect.ownKeys(model)) Object.defineProperty(model, key, { writable: false, configurable: true });
+  return Object.preventExtensions(model);
+}
+
 export const emptyUsage = (): JudgeUsage => ({ inputTokens: 0, outputTokens: 0, totalTokens: 0 });
 
 export function addUsage(into: JudgeUsage, more: Partial<JudgeUsage> | undefined): JudgeUsage {

@@ -8,20 +8,16 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { REPO, run } from '../helpers/hosts.js';
+import { npm, packPackage } from '../helpers/pack.js';
 
 let project: string;
 let tarball: string;
-const npm = (args: string[], cwd: string) => run(process.platform === 'win32' ? 'npm.cmd' : 'npm', args, cwd);
 
 beforeAll(async () => {
   project = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'agent-scorers-pack-')));
-  // dist/ is fresh from `npm test`'s build step; --ignore-scripts keeps prepack from rebuilding it
-  // under the feet of test files running in parallel.
-  const packed = await npm(['pack', '--ignore-scripts', '--json', '--pack-destination', project], REPO);
-  expect(packed.code, packed.output).toBe(0);
-  const info = JSON.parse(packed.output.slice(packed.output.indexOf('[')));
-  tarball = path.join(project, info[0].filename);
-  const files: string[] = info[0].files.map((f: { path: string }) => f.path);
+  const packed = await packPackage(project);
+  tarball = packed.tarball;
+  const files = packed.files;
   expect(files).toContain('client.d.ts');
   expect(files).toContain('mastra.d.ts');
   expect(files).toContain('dist/plugin/vite.js');
