@@ -27,6 +27,7 @@ export const BRIDGE_ID = `\0${VIRTUAL_ID}:inspector-bridge`;
 const EXEC_FILE = toPosix(fileURLToPath(new URL('./inspector-exec.js', import.meta.url)));
 
 const EVENT = {
+  hello: 'agent-scorers:bridge-hello',
   ready: 'agent-scorers:bridge-ready',
   request: 'agent-scorers:inspect',
   ack: 'agent-scorers:inspect-ack',
@@ -91,6 +92,8 @@ if (hot) {
     }
     hot.send(${JSON.stringify(EVENT.reply)}, { id: message.id, reply });
   });
+  // Said when loaded, and again when asked: a first message can come before the server listens.
+  hot.on(${JSON.stringify(EVENT.hello)}, () => hot.send(${JSON.stringify(EVENT.ready)}, { agent }));
   hot.send(${JSON.stringify(EVENT.ready)}, { agent });
 }
 `;
@@ -116,30 +119,41 @@ interface Bridge {
   /** What the bridge reported when it loaded (navigator.userAgent), or null before it has. */
   agent: string | null;
   pending: Map<string, Pending>;
+  /** When the bridge was last asked to say hello. */
+  asked: number;
 }
 
-export function createRunners(server: RunnerServer, importedIn: () => ReadonlySet<string>): Runners {
+/**
+ * `importedIn`: the environments that have loaded the registry's modules. `onChange`: called when
+ * what `where()` says may have changed (a bridge reported its runtime).
+ */
+export function createRunners(server: RunnerServer, importedIn: () => ReadonlySet<string>, onChange: () => void = () => {}): Runners {
   const envs = () => Object.values(server.environments ?? {}).filter((env) => !isClient(env));
   const bridges = new Map<string, Bridge>();
   const listeners: Array<() => void> = [];
 
   for (const env of envs()) {
     if (!wantsBridge(env)) continue;
-    const bridge: Bridge = { agent: null, pending: new Map() };
+    const bridge: Bridge = { agent: null, pending: new Map(), asked: 0 };
     bridges.set(env.name, bridge);
     const on = (event: string, listener: (data: any) => void) => {
       env.hot!.on(event, listener);
       listeners.push(() => env.hot!.off?.(event, listener));
     };
     on(EVENT.ready, (data: { agent?: unknown }) => {
+      const before = bridge.agent;
       bridge.agent = typeof data?.agent === 'string' ? data.agent : '';
+      if (bridge.agent !== before) onChange();
       // A bridge that loads again (the environment reloaded its modules) never saw requests that
       // were sent before and not acknowledged: send them again.
       for (const [id, pending] of bridge.pending) if (!pending.acked) send(env, id, pending.request);
     });
     on(EVENT.ack, (data: { id?: unknown; agent?: unknown }) => {
       // The ready event may be sent before this server listens on the channel: an ack says it too.
-      if (typeof data?.agent === 'string') bridge.agent = data.agent;
+      if (typeof data?.agent === 'string' && bridge.agent !== data.agent) {
+        bridge.agent = data.agent;
+        onChange();
+      }
       const pending = bridge.pending.get(String(data?.id));
       if (!pending) return;
       pending.acked = true;
@@ -177,6 +191,10 @@ export function createRunners(server: RunnerServer, importedIn: () => ReadonlySe
     if (canRunHere(env)) return { environment: env.name, runtime: 'node', how: 'runner', note: null };
     const bridge = bridges.get(env.name);
     if (bridge) {
+      if (bridge.agent === null && importedIn().has(env.name) && Date.now() - bridge.asked > 2000) {
+        bridge.asked = Date.now();
+        env.hot!.send({ type: 'custom', event: EVENT.hello, data: null });
+      }
       const runtime = bridge.agent === null ? 'its own runtime' : runtimeName(bridge.agent);
       const note = bridge.agent === null && !importedIn().has(env.name)
         ? `Environment "${env.name}" has not imported ${VIRTUAL_ID} yet: open a page of your app that uses it, then run again.`

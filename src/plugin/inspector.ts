@@ -78,7 +78,8 @@ export interface InspectorHooks {
 
 /** Adds the inspector's middleware, live updates and the URL in the startup output. Returns a stop function. */
 export function installInspector(server: InspectorServer, hooks: InspectorHooks): () => void {
-  const runners = createRunners(server as RunnerServer, hooks.importedIn);
+  // A bridge that reports its runtime changes what the page says: push it like a new plan.
+  const runners = createRunners(server as RunnerServer, hooks.importedIn, () => onWatch());
   const base = normaliseBase(server.config.base);
   const prefixes = [...new Set([INSPECTOR_PATH.slice(0, -1), `${base}${INSPECTOR_PATH.slice(1, -1)}`])];
   const remote = hooks.remote === true;
