@@ -18,6 +18,7 @@ import { get } from './serve.js';
 import { OFFLINE_ENV, startServer, type Started } from './processes.js';
 
 const VITE = path.join(REPO, 'node_modules/vite/bin/vite.js');
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const WORKER_OUT = 'dist/scorers_worker';
 const COLLISION =
   '[SCORER_KEY_COLLISION] Agent "weather": scorer "relevance" defined in both config.scorers and scorers/; config.scorers wins. (src/mastra/agents/weather/config.ts)';
@@ -207,6 +208,18 @@ describe('vite dev of a Worker', () => {
   test('the inspector says the scorers run in the Worker (workerd)', async () => {
     const state = await until(() => get(`${inspector}api/state`), (r) => r.body?.runs?.runtime === 'workerd', 'runtime workerd');
     expect(state.body.runs).toEqual({ environment: 'scorers_worker', runtime: 'workerd', how: 'bridge', note: null });
+  });
+
+  test.skipIf(!fs.existsSync(CHROMIUM))('the inspector page says so (Chromium)', async () => {
+    const { chromium } = await import('playwright-core');
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'] });
+    try {
+      const page = await browser.newPage();
+      await page.goto(inspector);
+      await expect.poll(() => page.locator('#where').innerText(), { timeout: 30_000 }).toBe('Scorers run in the scorers_worker environment (workerd), where your app imports them.');
+    } finally {
+      await browser.close();
+    }
   });
 
   test('the inspector runs a scorer that imports cloudflare:workers (it reads the Worker vars) and one that does not', async () => {
