@@ -35,7 +35,7 @@ const EVENT = {
 } as const;
 
 /** How long a bridge may take to acknowledge a request (it answers at once when its module is loaded). */
-const ACK_TIMEOUT_MS = 15_000;
+const ACK_TIMEOUT_MS = Number(process.env.AGENT_SCORERS_BRIDGE_TIMEOUT_MS) || 15_000;
 
 // Loose structural types: Vite 7's and 8's environment types differ in details.
 export interface EnvironmentLike {
@@ -235,8 +235,8 @@ export function createRunners(server: RunnerServer, importedIn: () => ReadonlySe
         bridge.pending.delete(id);
         reject(
           new Error(
-            `Environment "${env.name}" did not answer within ${ACK_TIMEOUT_MS / 1000} s. It runs your scorers where your app runs them, ` +
-              `and answers once it has imported ${VIRTUAL_ID}: open a page of your app that uses it, then run again.`,
+            `Environment "${env.name}" did not answer within ${ACK_TIMEOUT_MS / 1000} s. The inspector reaches it over its HMR channel, ` +
+              `which answers once the environment has imported ${VIRTUAL_ID} with HMR on: open a page of your app that uses it, then run again.`,
           ),
         );
       }, ACK_TIMEOUT_MS);
