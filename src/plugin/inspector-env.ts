@@ -35,7 +35,7 @@ const EVENT = {
 } as const;
 
 /** How long a bridge may take to acknowledge a request (it answers at once when its module is loaded). */
-const ACK_TIMEOUT_MS = Number(process.env.AGENT_SCORERS_BRIDGE_TIMEOUT_MS) || 15_000;
+const ACK_TIMEOUT_MS = 15_000;
 
 // Loose structural types: Vite 7's and 8's environment types differ in details.
 export interface EnvironmentLike {
