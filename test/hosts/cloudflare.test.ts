@@ -99,6 +99,16 @@ describe('vite build of a Worker', () => {
     expect(read(other)).toBe(read(dir));
   }, 180_000);
 
+  test('a scorer file without a default export fails the build, naming the file', async () => {
+    const broken = prepare('cloudflare-worker', 'cf-build-broken', { linkSelf: true });
+    fs.writeFileSync(path.join(broken, 'src/mastra/agents/weather/scorers/broken.ts'), 'export const notDefault = 1;\n');
+    const result = await viteBuild(broken);
+    expect(result.code).not.toBe(0);
+    expect(result.output).toContain('[SCORER_NO_DEFAULT_EXPORT]');
+    expect(result.output).toContain('src/mastra/agents/weather/scorers/broken.ts');
+    expect(fs.existsSync(path.join(broken, WORKER_OUT, 'index.js'))).toBe(false);
+  }, 180_000);
+
   describe('vite preview (the built Worker in workerd)', () => {
     let server: Started;
 
