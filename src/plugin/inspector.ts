@@ -362,7 +362,7 @@ function readState(hooks: InspectorHooks, runs: Where): { revision: string; mani
 /** "the `scorers_worker` environment (workerd)", for messages. */
 function placeOf(where: Where): string {
   const runtime = where.runtime === 'node' ? 'Node' : where.runtime;
-  return where.environment === null ? runtime : `the "${where.environment}" environment (${runtime})`;
+  return where.environment === null || where.how === 'ssrLoadModule' ? runtime : `the "${where.environment}" environment (${runtime})`;
 }
 
 /**

@@ -134,9 +134,9 @@ function renderWhere(runs: Where | undefined): void {
   els.where.textContent = '';
   if (!runs) return;
   const runtime = runs.runtime === 'node' ? 'Node, in the dev server\'s process' : runs.runtime;
-  const place: Child[] = runs.environment === null ? [runtime] : ['the ', code(runs.environment), ` environment (${runtime})`];
-  const why = runs.how === 'ssrLoadModule' ? '.' : ', where your app imports them.';
-  els.where.appendChild(h('span', {}, ['Scorers run in ', ...place, why]));
+  // `ssrLoadModule`: not in any environment of the app, but in Node; the note says why.
+  const place: Child[] = runs.environment === null || runs.how === 'ssrLoadModule' ? [runtime, '.'] : ['the ', code(runs.environment), ` environment (${runtime}), where your app imports them.`];
+  els.where.appendChild(h('span', {}, ['Scorers run in ', ...place]));
   if (runs.note) els.where.appendChild(h('span', { class: 'where-note', role: 'note', text: ` ${runs.note}` }));
 }
 
