@@ -313,6 +313,21 @@ export default createScorer({ id: 'judged', description: 'A judge explains the s
     await until(weather, (body) => body && !('concise' in body) && 'length' in body, 'concise.ts deleted');
   });
 
+  test('an edited scorer file runs its new code, in the Worker and in the inspector', async () => {
+    const file = path.join(scorers(), 'length.ts');
+    const before = fs.readFileSync(file, 'utf8');
+    const long = 'x'.repeat(80);
+    fs.writeFileSync(file, before.replace('40 / Math.max', '20 / Math.max'));
+    try {
+      await until(() => get(`${server.base}/score?agent=weather&key=length&output=${long}`), (r) => r.body?.score === 0.25, 'the edit in the Worker');
+      const ran = await until(() => post(`${inspector}api/run`, { agent: 'weather', key: 'length', input: 'q', output: long }), (a) => a.json?.score === 0.25, 'the edit in the inspector');
+      expect(ran.status).toBe(200);
+    } finally {
+      fs.writeFileSync(file, before);
+      await until(() => get(`${server.base}/score?agent=weather&key=length&output=${long}`), (r) => r.body?.score === 0.5, 'the file restored');
+    }
+  });
+
   test('a scorer file without a default export fails the Worker with the diagnostic, and fixing it recovers', async () => {
     fs.writeFileSync(path.join(scorers(), 'broken.ts'), 'export const notDefault = 1;\n');
     const failing = await until(() => get(`${server.base}/agents/weather`), (r) => r.status >= 500, 'the broken file fails the Worker');
