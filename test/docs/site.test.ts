@@ -194,7 +194,7 @@ describe.skipIf(!hasChromium)('docs site in Chromium', () => {
     const { page, problems, outside } = await open('/guide/getting-started');
     const tabs = page.locator('.vp-doc .plugin-tabs');
     await expect.poll(() => tabs.count()).toBe(1);
-    const labels = ['Vite', 'SvelteKit', 'Hono', 'Vitest', 'Rollup', 'Rolldown', 'Next.js', 'esbuild', 'Node/Bun'];
+    const labels = ['Vite', 'SvelteKit', 'Hono', 'Cloudflare', 'Vitest', 'Rollup', 'Rolldown', 'Next.js', 'esbuild', 'Node/Bun'];
     expect(await tabs.getByRole('tab').allInnerTexts()).toEqual(labels);
     // Ids hold the label, and aria-controls / aria-labelledby are space-separated lists: a label with a space would break them.
     for (const label of labels) expect(label).not.toMatch(/\s/);
@@ -227,6 +227,13 @@ describe.skipIf(!hasChromium)('docs site in Chromium', () => {
     await expect.poll(selected).toBe('Hono');
     expect(await page.locator(':focus').innerText()).toBe('Hono');
     expect(await panel.innerText()).toContain("import { serve } from '@hono/node-server';");
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(selected).toBe('Cloudflare');
+    const worker = await panel.innerText();
+    expect(worker).toContain('plugins: [agentScorers(), cloudflare()]');
+    expect(worker).toContain("import 'agent-scorers/ai';");
+    expect(worker).toContain('Scorers: http://localhost:5173/__agent-scorers/');
+    await page.keyboard.press('ArrowLeft');
     await page.keyboard.press('ArrowLeft');
     await page.keyboard.press('ArrowLeft');
     await expect.poll(selected).toBe('Vite');
