@@ -15,7 +15,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { count, prepare, REPO, run } from '../helpers/hosts.js';
 import { get } from './serve.js';
-import { OFFLINE_ENV, startServer, type Started } from './processes.js';
+import { OFFLINE_ENV, startServer, type Started, until } from './processes.js';
 
 const VITE = path.join(REPO, 'node_modules/vite/bin/vite.js');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -41,21 +41,6 @@ const post = async (url: string, body: unknown, headers: Record<string, string> 
   }
   return { status: res.status, text, json };
 };
-
-async function until<T>(read: () => Promise<T>, check: (value: T) => boolean, what: string, timeout = 60_000): Promise<T> {
-  const start = Date.now();
-  let last: unknown;
-  for (;;) {
-    try {
-      last = await read();
-      if (check(last as T)) return last as T;
-    } catch (error) {
-      last = error;
-    }
-    if (Date.now() - start > timeout) throw new Error(`${what}: not seen within ${timeout} ms; last: ${last instanceof Error ? last.message : JSON.stringify(last)}`);
-    await new Promise((resolve) => setTimeout(resolve, 150));
-  }
-}
 
 describe('vite build of a Worker', () => {
   let dir: string;

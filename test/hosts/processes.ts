@@ -80,3 +80,19 @@ export async function startServer(
   }
   return { base, port, output: () => stripAnsi(output), stop };
 }
+
+/** Reads until `check` holds (a server answering, a file rebuilt), or fails after `timeout` naming `what` and the last reading. */
+export async function until<T>(read: () => Promise<T>, check: (value: T) => boolean, what: string, timeout = 60_000): Promise<T> {
+  const start = Date.now();
+  let last: unknown;
+  for (;;) {
+    try {
+      last = await read();
+      if (check(last as T)) return last as T;
+    } catch (error) {
+      last = error;
+    }
+    if (Date.now() - start > timeout) throw new Error(`${what}: not seen within ${timeout} ms; last: ${last instanceof Error ? last.message : JSON.stringify(last)}`);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+  }
+}

@@ -9,27 +9,12 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { count, prepare, REPO, run } from '../helpers/hosts.js';
 import { get } from './serve.js';
-import { OFFLINE_ENV, startServer, type Started } from './processes.js';
+import { OFFLINE_ENV, startServer, type Started, until } from './processes.js';
 
 const RR = path.join(REPO, 'node_modules/@react-router/dev/bin.js');
 const SERVE = path.join(REPO, 'node_modules/@react-router/serve/bin.js');
 const COLLISION =
   '[SCORER_KEY_COLLISION] Agent "weather": scorer "relevance" defined in both config.scorers and scorers/; config.scorers wins. (app/mastra/agents/weather/config.ts)';
-
-async function until<T>(read: () => Promise<T>, check: (value: T) => boolean, what: string, timeout = 60_000): Promise<T> {
-  const start = Date.now();
-  let last: unknown;
-  for (;;) {
-    try {
-      last = await read();
-      if (check(last as T)) return last as T;
-    } catch (error) {
-      last = error;
-    }
-    if (Date.now() - start > timeout) throw new Error(`${what}: not seen within ${timeout} ms; last: ${last instanceof Error ? last.message : JSON.stringify(last)}`);
-    await new Promise((resolve) => setTimeout(resolve, 150));
-  }
-}
 
 describe('react-router build', () => {
   let dir: string;
