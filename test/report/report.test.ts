@@ -12,7 +12,7 @@ import { build } from 'esbuild';
 import { afterAll, describe, expect, test } from 'vitest';
 import { checkResult, evalReport, type ReportInput } from '../../src/report/index.js';
 import { REPO } from '../helpers/hosts.js';
-import { HOSTILE, HOSTILE_ID, hostileResult, largeResult } from './results.js';
+import { HOSTILE, HOSTILE_ID, hostileResult, hostileResultV1, largeResult } from './results.js';
 
 const TMP = path.join(REPO, 'test/.tmp', `report-unit-${process.pid}`);
 afterAll(() => fs.rmSync(TMP, { recursive: true, force: true }));
@@ -42,16 +42,20 @@ describe('HTML', () => {
 
   test('the data block gives back every string exactly, hostile ones included', () => {
     const data = dataBlock(html);
-    expect(data.scorers.map((s: { id: string }) => s.id)).toEqual([HOSTILE_ID, 'correct', '__proto__']);
-    expect(data.scorers[0]).toEqual({ id: HOSTILE_ID, gate: false, min: 0.7, max: null });
-    expect(data.scorers[1]).toEqual({ id: 'correct', gate: true, min: null, max: null });
-    expect(data.scorers[2]).toEqual({ id: '__proto__', gate: false, min: 0.2, max: 0.8 });
+    expect(data.scorers.map((s: { id: string }) => s.id)).toEqual([HOSTILE_ID, '__proto__', 'correct']);
+    expect(data.scorers[0]).toEqual({ id: HOSTILE_ID, gate: false, min: 0.7, max: null, turn: null });
+    expect(data.scorers[1]).toEqual({ id: '__proto__', gate: false, min: 0.2, max: 0.8, turn: null });
+    expect(data.scorers[2]).toEqual({ id: 'correct', gate: true, min: null, max: null, turn: null });
+    expect(data.baseline).toBe(false);
     const [first, second] = data.items;
     expect(first[0]).toBe(0);
     expect(first[1]).toBe(HOSTILE.script);
     expect(first[3]).toBe(HOSTILE.markup);
     expect(first[4]).toBe(HOSTILE.comment);
-    expect(first[5]).toEqual([[0.25, HOSTILE.quotes, 1], [0, HOSTILE.lines, 0], [null, HOSTILE.unicode, null]]);
+    expect(first[5]).toEqual([[0.25, HOSTILE.quotes, 1], [null, HOSTILE.unicode, null], [0, HOSTILE.lines, 0]]);
+    // No turns; the identity, hostile too, as given.
+    expect(first[6]).toBeNull();
+    expect(first[7]).toBe(HOSTILE.markup);
     // A message list previews as its last message's text; the full input is its JSON.
     expect(second[2]).toBe(HOSTILE.controls);
     expect(JSON.parse(second[1])).toEqual([{ role: 'user', content: HOSTILE.controls }]);
@@ -146,8 +150,44 @@ describe('JUnit', () => {
     expect(junit).not.toMatch(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/);
     expect(junit).not.toMatch(/[\uD800-\uDFFF]/u);
     const root = parse(junit);
-    expect(root.testsuite.map((s) => s.name)).toEqual([HOSTILE_ID, 'correct', '__proto__']);
-    const [tone, correct, proto] = root.testsuite;
+    expect(root.testsuite.map((s) => s.name)).toEqual([HOSTILE_ID, '__proto__', 'correct']);
+    const [tone, proto, correct] = root.testsuite;
+    expect(tone.testcase.map((c) => [c.classname, c.name])).toEqual([
+      [HOSTILE_ID, `#0 ${HOSTILE.script}`],
+      [HOSTILE_ID, '#1 bell nul lone end'],
+      [HOSTILE_ID, 'threshold: mean ≥ 0.7'],
+    ]);
+    expect(tone.testcase[0]['system-out']).toBe(`input: ${HOSTILE.script}\noutput: ${HOSTILE.markup}\nscore: 0.25 (judge: cached)\nreason: ${HOSTILE.quotes}`);
+    expect(tone.testcase.map(failed)).toEqual([false, false, true]);
+    expect(tone.testcase[2].failure).toMatchObject({ type: 'threshold', message: `${HOSTILE_ID} averaged 0.575; its threshold is ≥ 0.7` });
+    // A gate (now under the item's gates) fails on every item below 1, and on its mean.
+    expect(correct.testcase.map(failed)).toEqual([true, false, true]);
+    expect(correct.testcase[0].failure).toMatchObject({ type: 'gate', message: 'gate correct scored 0 on item #0; a gate must score 1', '#text': HOSTILE.lines.replace('\r\n', '\n') });
+    expect(correct.testcase[2]).toMatchObject({ name: 'gate: mean = 1', failure: { message: 'gate correct averaged 0.5; a gate must average 1' } });
+    expect(correct.properties.property).toEqual([
+      { name: 'mean', value: '0.5' },
+      { name: 'notScorable', value: '0' },
+      { name: 'gate', value: 'true' },
+      { name: 'key', value: 'gates/correct' },
+    ]);
+    expect(proto.testcase[0].skipped).toEqual({ message: `not scorable: ${HOSTILE.unicode}` });
+    for (const suite of root.testsuite) {
+      expect(Number(suite.tests)).toBe(suite.testcase.length);
+      expect(Number(suite.failures)).toBe(suite.testcase.filter(failed).length);
+      expect(Number(suite.skipped)).toBe(suite.testcase.filter((c) => c.skipped !== undefined).length);
+    }
+    expect([root.tests, root.failures, root.skipped]).toEqual(['9', '3', '1']);
+  });
+
+  test('a result saved by the first release (gates flagged among the scores) gives the same cases as today', () => {
+    const { junit } = evalReport(hostileResultV1(), { generatedAt: null, title: 'evals <"&">' });
+    // eslint-disable-next-line no-control-regex
+    expect(junit).not.toMatch(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/);
+    expect(junit).not.toMatch(/[\uD800-\uDFFF]/u);
+    const root = parse(junit);
+    // Gates now come after the tracked scorers.
+    expect(root.testsuite.map((s) => s.name)).toEqual([HOSTILE_ID, '__proto__', 'correct']);
+    const [tone, proto, correct] = root.testsuite;
     expect(tone.testcase.map((c) => [c.classname, c.name])).toEqual([
       [HOSTILE_ID, `#0 ${HOSTILE.script}`],
       [HOSTILE_ID, '#1 bell nul lone end'],
@@ -182,7 +222,7 @@ describe('JUnit', () => {
     const root = parse(evalReport(result, { generatedAt: null }).junit);
     expect(root.testsuite).toHaveLength(5);
     expect(Number(root.tests)).toBe(5000 + 4);
-    const gateMisses = result.items!.filter((item) => item.scores['tool-call'].score! < 1).length;
+    const gateMisses = result.items.filter((item) => item.gates!['tool-call'].score! < 1).length;
     expect(gateMisses).toBeGreaterThan(0);
     const missedAggregates = (result.gateResults ?? []).concat([]).filter((g) => !g.passed).length + (result.thresholdResults ?? []).filter((t) => !t.passed).length;
     expect(Number(root.failures)).toBe(gateMisses + missedAggregates);
@@ -190,7 +230,7 @@ describe('JUnit', () => {
     expect(notScorable).toBeGreaterThan(0);
     expect(Number(root.skipped)).toBe(notScorable);
     const gate = root.testsuite.find((s) => s.name === 'tool-call')!;
-    expect(gate.testcase.filter(failed).map((c) => c.failure && c.failure.message).slice(-1)).toEqual([`gate tool-call averaged ${Math.round(result.scores['tool-call'] * 1000) / 1000}; a gate must average 1`]);
+    expect(gate.testcase.filter(failed).map((c) => c.failure && c.failure.message).slice(-1)).toEqual([`gate tool-call averaged ${Math.round(result.gateResults![0].score * 1000) / 1000}; a gate must average 1`]);
   });
 });
 
