@@ -13,7 +13,8 @@ import { consoleLog, createGenerator, type Log } from './generate.js';
 import { failureLine, FileError } from './write-file.js';
 
 const USAGE = `Usage: agent-scorers generate [options]
-       agent-scorers report <result.json> [--out DIR]   (HTML and JUnit reports of an eval run)
+       agent-scorers report <result.json> [options]   (reports of an eval run; --help for its options)
+       agent-scorers report merge <shard.json>... --out <merged.json>
 
 Writes the registry of your agent folders as an ES module with its declarations beside it
 (default <root>/src/agent-scorers.gen.mjs and agent-scorers.gen.d.mts).
