@@ -145,7 +145,9 @@ export function compareDetailed(result: ReadResult, baseline: ReadResult, option
       interval,
       status,
     });
-    slots.set(key, { label: (a ?? b)!.label, pairs: n, after: a, before: b });
+    const view = (a ?? b)!;
+    // A gate's label is its bare id (as in the JUnit file); beside tracked scorers it needs saying.
+    slots.set(key, { label: view.gate && view.turn === null ? `${view.label} (gate)` : view.label, pairs: n, after: a, before: b });
   });
   worse.sort((x, y) => x.after - x.before - (y.after - y.before) || x.order - y.order || x.position - y.position);
   return {
