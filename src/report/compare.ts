@@ -72,7 +72,7 @@ export const DEFAULT_TOLERANCE = 0.02;
 export interface ComparisonDetail {
   comparison: Comparison;
   /** Per slot key: its label, the pairs counted, and each run's view. */
-  slots: Map<string, { label: string; pairs: number; after?: ScorerView; before?: ScorerView }>;
+  slots: Map<string, { label: string; gate: boolean; pairs: number; after?: ScorerView; before?: ScorerView }>;
   /** Items both runs have. */
   shared: number;
   /** Per item identity, the baseline's item. */
@@ -94,7 +94,7 @@ const mean = (values: readonly number[]) => values.reduce((a, b) => a + b, 0) / 
 export function compareDetailed(result: ReadResult, baseline: ReadResult, options: CompareOptions = {}): ComparisonDetail {
   const tolerance = checkTolerance(options.tolerance);
   if (result.items === undefined) throw new TypeError('the result has no "items", so it cannot be compared item by item');
-  if (baseline.items === undefined) throw new TypeError('the baseline has no "items", so it cannot be compared item by item');
+  if (baseline.items === undefined) throw new TypeError('baseline: the result has no "items", so it cannot be compared item by item');
   const afterViews = scorerViews(result);
   const beforeViews = scorerViews(baseline);
   const before = new Map(beforeViews.map((v) => [v.key, v]));
@@ -146,8 +146,8 @@ export function compareDetailed(result: ReadResult, baseline: ReadResult, option
       status,
     });
     const view = (a ?? b)!;
-    // A gate's label is its bare id (as in the JUnit file); beside tracked scorers it needs saying.
-    slots.set(key, { label: view.gate && view.turn === null ? `${view.label} (gate)` : view.label, pairs: n, after: a, before: b });
+    // A gate's label is its bare id (as on its card and in the JUnit file); beside tracked scorers it needs saying.
+    slots.set(key, { label: view.label, gate: view.gate && view.turn === null, pairs: n, after: a, before: b });
   });
   worse.sort((x, y) => x.after - x.before - (y.after - y.before) || x.order - y.order || x.position - y.position);
   return {

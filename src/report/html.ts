@@ -177,7 +177,7 @@ function comparisonSection(detail: ComparisonDetail, items: number): string {
   const { comparison, slots, shared, tolerance } = detail;
   const regressed = comparison.scorers.filter((s) => s.status === 'regressed');
   const improved = comparison.scorers.filter((s) => s.status === 'improved');
-  const label = (id: string) => slots.get(id)?.label ?? id;
+  const label = (id: string) => `${slots.get(id)?.label ?? id}${slots.get(id)?.gate ? ' (gate)' : ''}`;
   const headline = regressed.length > 0
     ? `${regressed.length} ${regressed.length === 1 ? 'scorer' : 'scorers'} regressed: ${regressed.map((s) => label(s.id)).join(', ')}.`
     : improved.length > 0

@@ -144,7 +144,8 @@ export function renderJUnit(result: ReadResult, { name, comparison }: JUnitOptio
   if (comparison) {
     const suiteName = xmlAttr(COMPARISON_SUITE);
     const cases = comparison.comparison.scorers.map((s) => {
-      const label = comparison.slots.get(s.id)?.label ?? s.id;
+      const slot = comparison.slots.get(s.id);
+      const label = `${slot?.label ?? s.id}${slot?.gate ? ' (gate)' : ''}`;
       const cell = (value: number | null) => (value === null ? 'none' : formatScore(value));
       const interval = s.interval === null ? 'no interval' : `95% interval ${formatDifference(s.interval[0])} to ${formatDifference(s.interval[1])}`;
       const text = `${label}: ${cell(s.before)} before, ${cell(s.after)} after, difference ${s.difference === null ? 'none' : formatDifference(s.difference)} (${interval}; tolerance ${formatScore(comparison.tolerance)})`;

@@ -22,15 +22,32 @@ export interface SummaryOptions {
   maxLength?: number;
 }
 
-/** A code span that shows `text` literally on one line, inside a table cell too. */
+/**
+ * A code span that shows `text` literally on one line, inside a table cell too. Control characters
+ * go (a NUL can make a comment unpostable), and a lone surrogate becomes U+FFFD, as a UTF-8 file would.
+ */
 export function code(text: string): string {
-  const line = text.replace(/[\r\n\t]+/g, ' ').replace(/\|/g, '\\|');
+  const line = text
+    .replace(/[\r\n\t\u2028\u2029]+/g, ' ')
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u001f\u007f]/g, '')
+    .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD')
+    .replace(/\|/g, '\\|');
   if (line === '') return '';
   const longest = Math.max(0, ...(line.match(/`+/g) ?? []).map((run) => run.length));
   const fence = '`'.repeat(longest + 1);
   const pad = line.startsWith('`') || line.endsWith('`') || (line.startsWith(' ') && line.endsWith(' ') && line.trim() !== '') ? ' ' : '';
   return `${fence}${pad}${line}${pad}${fence}`;
 }
+
+/** Plain text in Markdown (the title): markup characters escaped, so it reads as typed. */
+export const mdText = (text: string): string =>
+  text
+    .replace(/[\r\n]+/g, ' ')
+    .replace(/[\\`*_[\]#|!~]/g, (c) => `\\${c}`)
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;');
 
 const VERDICT_WORDS = { passed: 'Passed', scored: 'Scored', failed: 'Failed' } as const;
 const STATUS = { regressed: '▼ regressed', improved: '▲ improved', unchanged: 'unchanged' } as const;
@@ -53,10 +70,10 @@ export function renderSummary(result: ReadResult, { title, comparison, maxLength
   const blocks: Array<string[] | Table> = [];
   const limit = `to keep this summary within ${maxLength.toLocaleString('en-US')} characters`;
 
-  let heading = `## ${title}: ${verdict}`;
+  let heading = `## ${mdText(title)}: ${verdict}`;
   if (comparison) {
     const { comparison: c, slots, shared, tolerance } = comparison;
-    const label = (id: string) => code(slots.get(id)?.label ?? id);
+    const label = (id: string) => `${code(slots.get(id)?.label ?? id)}${slots.get(id)?.gate ? ' (gate)' : ''}`;
     const regressed = c.scorers.filter((s) => s.status === 'regressed');
     const improved = c.scorers.filter((s) => s.status === 'improved');
     if (regressed.length > 0) heading += `, ${regressed.length} regressed`;
@@ -120,7 +137,8 @@ export function renderSummary(result: ReadResult, { title, comparison, maxLength
       header: ['| Item | Scorer | Before | After | Input |', '| --- | --- | ---: | ---: | --- |'],
       rows: c.worse.map((w) => {
         const input = preview(baselineItems.get(w.item)?.input, 60);
-        return `| ${code(w.item)} | ${code(slots.get(w.scorer)?.label ?? w.scorer)} | ${formatScore(w.before)} | ${formatScore(w.after)} | ${code(input)} |`;
+        const slot = slots.get(w.scorer);
+        return `| ${code(w.item)} | ${code(slot?.label ?? w.scorer)}${slot?.gate ? ' (gate)' : ''} | ${formatScore(w.before)} | ${formatScore(w.after)} | ${code(input)} |`;
       }),
       after: [''],
       note: (left, total) => `_${left.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} items that got worse are left out ${limit} (the smallest drops); the HTML report and the JSON comparison list them all._`,
