@@ -178,16 +178,19 @@ class Checker {
 
   group(value: unknown, field: string): void {
     if (!isObject(value)) fail(field, 'an object keyed by scorer id');
-    for (const [id, run] of Object.entries(value)) {
-      const at = `${field}${key(id)}`;
-      if (!isObject(run)) fail(at, 'an object');
-      if (run.score !== null && !isNumber(run.score)) fail(`${at}.score`, 'a number or null');
-      if (run.reason !== undefined && run.reason !== null && typeof run.reason !== 'string') fail(`${at}.reason`, 'a string or null');
-      if (run.error !== undefined && typeof run.error !== 'string') fail(`${at}.error`, 'a string');
-      for (const flag of ['notScorable', 'gate', 'cached'] as const) {
-        if (run[flag] !== undefined && typeof run[flag] !== 'boolean') fail(`${at}.${flag}`, 'a boolean');
-      }
-      if (run.threshold !== undefined) this.threshold(run.threshold, `${at}.threshold`);
+    // Tens of thousands of runs in a large result: the field name is built only for a failure.
+    for (const id in value) {
+      if (!Object.hasOwn(value, id)) continue;
+      const run = value[id];
+      const at = () => `${field}${key(id)}`;
+      if (!isObject(run)) fail(at(), 'an object');
+      if (run.score !== null && !isNumber(run.score)) fail(`${at()}.score`, 'a number or null');
+      if (run.reason !== undefined && run.reason !== null && typeof run.reason !== 'string') fail(`${at()}.reason`, 'a string or null');
+      if (run.error !== undefined && typeof run.error !== 'string') fail(`${at()}.error`, 'a string');
+      if (run.notScorable !== undefined && typeof run.notScorable !== 'boolean') fail(`${at()}.notScorable`, 'a boolean');
+      if (run.gate !== undefined && typeof run.gate !== 'boolean') fail(`${at()}.gate`, 'a boolean');
+      if (run.cached !== undefined && typeof run.cached !== 'boolean') fail(`${at()}.cached`, 'a boolean');
+      if (run.threshold !== undefined) this.threshold(run.threshold, `${at()}.threshold`);
     }
   }
 
@@ -304,7 +307,9 @@ export function readResult(value: unknown): ReadResult {
   const items = result.items;
   if (items === undefined) return result as ReadResult;
   const oldGates = new Set<string>();
-  for (const item of items) for (const [id, run] of Object.entries(item.scores)) if (run.gate === true) oldGates.add(id);
+  for (const item of items) {
+    for (const id in item.scores) if (Object.hasOwn(item.scores, id) && item.scores[id].gate === true) oldGates.add(id);
+  }
   const needIds = items.some((item) => item.id === undefined);
   if (oldGates.size === 0 && !needIds) return result as ReadResult;
 

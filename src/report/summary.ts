@@ -56,11 +56,17 @@ const STATUS = { regressed: '▼ regressed', improved: '▲ improved', unchanged
 interface Table {
   before: string[];
   header: string[];
+  /** The rows that could fit: at most one per `MIN_ROW` characters of the limit, however many there are. */
   rows: string[];
+  /** All the rows there are. */
+  total: number;
   after: string[];
   /** The note when `left` of the rows were cut. */
   note: (left: number, total: number) => string;
 }
+
+/** No table row is shorter than this (`| a | b | 0 | 0 |`), so no more rows than maxLength / MIN_ROW can fit. */
+const MIN_ROW = 16;
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 
@@ -99,6 +105,7 @@ export function renderSummary(result: ReadResult, { title, comparison, maxLength
       before: ['### Compared with the baseline', ''],
       header: ['| Scorer | Before | After | Difference | 95% interval | Items | Status |', '| --- | ---: | ---: | ---: | --- | ---: | --- |'],
       rows,
+      total: rows.length,
       after: [
         '',
         `${plural(shared, 'item')} in both runs${onlyIn ? ` (${onlyIn})` : ''}. Difference: this run minus the baseline, item by item, with a paired 95% t-interval. A scorer regressed when its whole interval lies below −${formatScore(tolerance)}.`,
@@ -121,6 +128,7 @@ export function renderSummary(result: ReadResult, { title, comparison, maxLength
   blocks.push({
     before: comparison ? ['### This run', '', verdictLine, ''] : [verdictLine, ''],
     header: ['| Scorer | Mean | Role | Outcome |', '| --- | ---: | --- | --- |'],
+    total: views.length,
     rows: views.map((v) => {
       const role = v.gate ? 'gate (= 1)' : v.threshold !== null ? `threshold ${formatThreshold(v.threshold)}` : 'tracked';
       const outcome = v.gatePassed === false || v.thresholdPassed === false ? '**failed**' : v.gatePassed || v.thresholdPassed ? 'passed' : '—';
@@ -135,7 +143,9 @@ export function renderSummary(result: ReadResult, { title, comparison, maxLength
     blocks.push({
       before: ['### Items that got worse', '', 'Largest drop first.', ''],
       header: ['| Item | Scorer | Before | After | Input |', '| --- | --- | ---: | ---: | --- |'],
-      rows: c.worse.map((w) => {
+      total: c.worse.length,
+      // Tens of thousands at scale; only the first maxLength / MIN_ROW can ever be shown.
+      rows: c.worse.slice(0, Math.ceil(maxLength / MIN_ROW)).map((w) => {
         const input = preview(baselineItems.get(w.item)?.input, 60);
         const slot = slots.get(w.scorer);
         return `| ${code(w.item)} | ${code(slot?.label ?? w.scorer)}${slot?.gate ? ' (gate)' : ''} | ${formatScore(w.before)} | ${formatScore(w.after)} | ${code(input)} |`;
@@ -158,7 +168,7 @@ const render = (blocks: ReadonlyArray<string[] | Table>, kept: ReadonlyMap<Table
     const keep = kept.get(block) ?? block.rows.length;
     lines.push(...block.before);
     if (keep > 0) lines.push(...block.header, ...block.rows.slice(0, keep));
-    if (keep < block.rows.length) lines.push(...(keep > 0 ? [''] : []), block.note(block.rows.length - keep, block.rows.length));
+    if (keep < block.total) lines.push(...(keep > 0 ? [''] : []), block.note(block.total - keep, block.total));
     lines.push(...block.after);
   }
   return `${lines.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
