@@ -360,4 +360,39 @@ describe('agent-scorers report', () => {
     }
     expect(cli([]).code).toBe(2);
   });
+
+  test('--summary without a baseline writes the run alone; flags that compare need --baseline; bad values and a bad baseline exit 2 naming it', () => {
+    fs.mkdirSync(TMP, { recursive: true });
+    fs.writeFileSync(path.join(TMP, 'result.json'), JSON.stringify(hostileResult()));
+    const { items: _, ...aggregates } = hostileResult();
+    fs.writeFileSync(path.join(TMP, 'no-items.json'), JSON.stringify(aggregates));
+    const ok = cli(['result.json', '--summary', 'alone.md', '--out', 'alone']);
+    expect(ok.stderr).toBe('');
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toContain(`Summary: ${path.join(TMP, 'alone.md')}\n`);
+    const summary = fs.readFileSync(path.join(TMP, 'alone.md'), 'utf8');
+    expect(summary.startsWith('## Eval report: Failed\n\n**Verdict: Failed.** Failed gates: `correct`.')).toBe(true);
+    expect(summary).not.toContain('baseline');
+
+    const cases: Array<[string[], string]> = [
+      [['result.json', '--fail-on', 'regression'], 'agent-scorers report: --fail-on compares two runs: give --baseline FILE too.'],
+      [['result.json', '--json', 'c.json'], 'agent-scorers report: --json compares two runs: give --baseline FILE too.'],
+      [['result.json', '--baseline', 'result.json', '--fail-on', 'failed'], 'agent-scorers report: --fail-on takes "regression"; got "failed".'],
+      [['result.json', '--baseline', 'result.json', '--tolerance=-1'], 'agent-scorers report: --tolerance takes a number of 0 or more (in score units, such as 0.02); got "-1".'],
+      [['result.json', '--baseline', 'result.json', '--tolerance', 'x'], 'agent-scorers report: --tolerance takes a number of 0 or more (in score units, such as 0.02); got "x".'],
+      [['result.json', '--baseline', 'gone.json'], `agent-scorers report: ${path.join(TMP, 'gone.json')}: no such file`],
+      [['result.json', '--baseline', 'no-items.json'], `agent-scorers report: ${path.join(TMP, 'no-items.json')}: cannot be compared: the result has no "items", so it cannot be compared item by item`],
+      [['no-items.json', '--baseline', 'result.json'], `agent-scorers report: ${path.join(TMP, 'no-items.json')}: cannot be compared: the result has no "items", so it cannot be compared item by item`],
+    ];
+    for (const [args, line] of cases) {
+      const run = cli(args);
+      expect(run.code, args.join(' ')).toBe(2);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toBe(`${line}\n`);
+    }
+    // --help lists every flag.
+    const help = cli(['--help']);
+    expect(help.code).toBe(0);
+    for (const flag of ['--out', '--title', '--baseline', '--tolerance', '--summary', '--json', '--fail-on regression', 'report merge']) expect(help.stdout).toContain(flag);
+  });
 });
