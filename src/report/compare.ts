@@ -66,6 +66,7 @@ export interface CompareOptions {
   tolerance?: number;
 }
 
+/** The tolerance when none is given: a scorer regressed when its whole 95% interval lies below −0.02. */
 export const DEFAULT_TOLERANCE = 0.02;
 
 /** What the renderers read besides the public comparison. */

@@ -13,6 +13,7 @@ import type { ComparisonDetail } from './compare.js';
 import { formatDifference, formatScore, formatThreshold, preview, scorerViews } from './model.js';
 import type { ReadResult } from './result.js';
 
+/** The summary's limit in characters (UTF-16 code units): under GitHub's 65,536 for a comment. */
 export const SUMMARY_MAX_LENGTH = 60_000;
 
 export interface SummaryOptions {
