@@ -45,7 +45,8 @@ Exit codes: 0 written, 1 a scorer regressed (with --fail-on regression), 2 anyth
 (a bad flag; a file that is missing, not JSON or not a runEvals result; shards that are not
 one whole run; a file that cannot be written).`;
 
-const REPORT_FLAGS = {
+/** The flags `reportMain` accepts; each is described in `REPORT_USAGE` (the top-level help repeats it). */
+export const REPORT_FLAGS = {
   out: { type: 'string' },
   title: { type: 'string' },
   baseline: { type: 'string' },
@@ -56,7 +57,8 @@ const REPORT_FLAGS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-const MERGE_FLAGS = { out: { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const;
+/** The flags of `report merge`, also in `REPORT_USAGE`. */
+export const MERGE_FLAGS = { out: { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const;
 
 /** A failure to report as one line and exit 2. */
 class Unusable extends Error {}

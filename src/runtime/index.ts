@@ -30,6 +30,7 @@ export type {
   Register,
   MastraCompatible,
   AddAgentScorersMastraToTsconfigTypes,
+  InstallMastraCoreToUseAgentScorersMastraTypes,
   ScorerConfig,
   ScorerJudgeConfig,
   ScorerType,

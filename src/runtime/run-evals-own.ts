@@ -190,7 +190,14 @@ export function sampledOutSlots(slots: readonly Slot[], item: Record<string, any
   const out = new Set<Slot>();
   if (!apply) return out;
   for (const slot of slots) {
-    if (slot.sampling && !shouldSample({ sampling: slot.sampling }, { traceId: item.traceId, runId: item.runId ?? identity })) out.add(slot);
+    if (!slot.sampling) continue;
+    let sampled: boolean;
+    try {
+      sampled = shouldSample({ sampling: slot.sampling }, { traceId: item.traceId, runId: item.runId ?? identity });
+    } catch (error) {
+      throw new ItemFailure('scorer', slot.scorer.id, undefined, new Error(`sampling: ${(error as Error).message}`, { cause: error }));
+    }
+    if (!sampled) out.add(slot);
   }
   return out;
 }

@@ -51,7 +51,7 @@ interface EvalItemFields {
  */
 export type EvalItem<TInput = unknown> =
   | (EvalItemFields & { input: TInput; inputs?: never; turns?: never })
-  | (EvalItemFields & { inputs: ReadonlyArray<TInput>; input?: TInput; turns?: never })
+  | (EvalItemFields & { inputs: ReadonlyArray<TInput>; /** Accepted beside `inputs`, and not sent (as in Mastra). */ input?: unknown; turns?: never })
   | (EvalItemFields & { turns: ReadonlyArray<EvalTurn<TInput>>; input?: never; inputs?: never });
 
 /**
@@ -122,8 +122,11 @@ export interface EvalTargetContext<TInput = unknown> {
  * A Mastra `Agent` or `Workflow` (run through your `@mastra/core`'s own `runEvals`, so every Mastra
  * behaviour is kept), a function `(input, context) => output`, or any object with `generate(input)`.
  */
+// `Exclude<TInput, undefined>`: a dataset declared apart that mixes `{ input }` and `{ inputs }`
+// items has its missing `input` typed `undefined` by TypeScript, which would otherwise reach the
+// function's parameter; a function is only ever called with an item's input or turn input.
 export type EvalTarget<TInput = unknown> =
-  | ((input: TInput, context: EvalTargetContext<TInput>) => unknown)
+  | ((input: Exclude<TInput, undefined>, context: EvalTargetContext<TInput>) => unknown)
   | { generate: (input: TInput, ...rest: any[]) => unknown }
   | { createRun: (...args: any[]) => unknown };
 
@@ -145,9 +148,16 @@ export interface EvalShard {
   count: number;
 }
 
-export interface RunEvalsConfig<TInput = unknown, S extends EvalScorers | undefined = EvalScorers | undefined> {
+/**
+ * `runEvals`' configuration. As in Mastra, `scorers` or `gates` must be given (`scorers: []` for a run
+ * whose only assertions are per turn).
+ */
+export type RunEvalsConfig<TInput = unknown, S extends EvalScorers | undefined = EvalScorers | undefined> = RunEvalsOptions<TInput, S> &
+  ({ scorers: S } | { gates: ReadonlyArray<ScorerLike> });
+
+export interface RunEvalsOptions<TInput = unknown, S extends EvalScorers | undefined = EvalScorers | undefined> {
   data: ReadonlyArray<EvalItem<TInput>>;
-  /** Tracked scorers. Optional when there is a gate or a per-turn assertion. */
+  /** Tracked scorers. Optional when there are gates. */
   scorers?: S;
   /** Per-key thresholds beside a record of scorers (the registry's form): `{ relevance: 0.7 }`. */
   thresholds?: ThresholdsFor<S>;

@@ -180,9 +180,9 @@ export async function runEvals<TInput = unknown, S extends EvalScorers | undefin
         throw new RunEvalsError(`${where}: item ${index}: the scorers function returned no scorers, and there is no gate`, index, 'scorer', undefined, undefined);
       }
     }
-    const sampledOut = sampledOutSlots(slots, item, identities[index]!, applySampling);
     let run: ItemRun;
     try {
+      const sampledOut = sampledOutSlots(slots, item, identities[index]!, applySampling);
       run = evals
         ? await runMastraItem({ evals, target: target as object, workflow, item, plan, slots, sampledOut, gates, targetOptions })
         : await runOwnItem({ target: target as any, item, index, plan, slots, sampledOut, gates: gates ?? [], targetOptions });

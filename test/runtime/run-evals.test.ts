@@ -332,7 +332,8 @@ describe('runEvals: gates, thresholds, verdicts and items on any target', () => 
     await expect(runEvals({ data, scorers: [exact, exactTwin], target })).rejects.toThrow(/two scorers have the id "exact"/);
     await expect(runEvals({ data, gates: [exact, exactTwin], target })).rejects.toThrow(/two gates have the id "exact"/);
     await expect(runEvals({ data, gates: [{ id: 'x' } as any], target })).rejects.toThrow('runEvals: gates[0] is not a scorer');
-    await expect(runEvals({ data, target })).rejects.toThrow('At least one scorer or gate must be provided');
+    // A type error too, as in Mastra.
+    await expect(runEvals({ data, target } as any)).rejects.toThrow('At least one scorer or gate must be provided');
     // Gates and tracked scorers are kept apart, so a gate may share its id with a tracked scorer.
     const apart = await runEvals({ data, gates: [exactTwin], scorers: [exact], target });
     expect(apart.gateResults).toEqual([{ id: 'exact', passed: true, score: 1 }]);
