@@ -47,7 +47,8 @@ export async function usage(): Promise<string> {
 
 Commands:
   generate    write the registry as an ES module (for Next.js, esbuild, Node, Bun)
-  report      write HTML and JUnit reports of a saved runEvals result
+  report      write HTML, JUnit and Markdown reports of a saved runEvals result, compare it
+              with a baseline run, or merge the results of shards (report merge)
 
 ${GENERATE_USAGE}
 

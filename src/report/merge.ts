@@ -31,8 +31,15 @@ function sameJson(a: unknown, b: unknown): boolean {
 }
 
 /**
- * Joins shard results into one. `names` label the shards in error messages (file names, say); by
- * default `shard 1 of the list`, ...
+ * Joins the results of `runEvals({ shard: { index, count } })`, one per shard and in any order, into
+ * the result the whole run gives: the same `scores`, `gateResults`, `thresholdResults`, `turnResults`,
+ * `verdict`, `summary` and `items`, without `shard`. `names` label the shards in error messages (file
+ * names, say); by default `result 1 of the list`, ... Throws a `ShardMergeError` naming the problem
+ * when the results are not one whole run.
+ *
+ * @example
+ * const files = ['shard-1.json', 'shard-2.json', 'shard-3.json'];
+ * const merged = mergeShards(files.map((file) => JSON.parse(fs.readFileSync(file, 'utf8'))), files);
  */
 export function mergeShards(results: ReadonlyArray<RunEvalsResult<any>>, names?: readonly string[]): RunEvalsResult<any> {
   const label = (i: number) => names?.[i] ?? `result ${i + 1} of the list`;
