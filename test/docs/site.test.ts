@@ -10,6 +10,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+
+/** Getting started's host tabs, in page order. */
+const HOST_TABS = ['Vite', 'SvelteKit', 'Hono', 'Cloudflare', 'Vitest', 'Rollup', 'Rolldown', 'Next.js', 'esbuild', 'Node/Bun'];
 import { sidebar } from '../../docs/.vitepress/sidebar.js';
 
 const REPO = path.resolve(import.meta.dirname, '../..');
@@ -194,7 +197,7 @@ describe.skipIf(!hasChromium)('docs site in Chromium', () => {
     const { page, problems, outside } = await open('/guide/getting-started');
     const tabs = page.locator('.vp-doc .plugin-tabs');
     await expect.poll(() => tabs.count()).toBe(1);
-    const labels = ['Vite', 'SvelteKit', 'Hono', 'Cloudflare', 'Vitest', 'Rollup', 'Rolldown', 'Next.js', 'esbuild', 'Node/Bun'];
+    const labels = HOST_TABS;
     expect(await tabs.getByRole('tab').allInnerTexts()).toEqual(labels);
     // Ids hold the label, and aria-controls / aria-labelledby are space-separated lists: a label with a space would break them.
     for (const label of labels) expect(label).not.toMatch(/\s/);
@@ -263,7 +266,7 @@ describe.skipIf(!hasChromium)('docs site in Chromium', () => {
     const tabs = page.locator('.vp-doc .plugin-tabs');
     expect(await tabs.locator('[role="tablist"]').isVisible()).toBe(false);
     const labels = await tabs.locator('.plugin-tabs--label:visible').allInnerTexts();
-    expect(labels).toEqual(['Vite', 'SvelteKit', 'Hono', 'Vitest', 'Rollup', 'Rolldown', 'Next.js', 'esbuild', 'Node/Bun']);
+    expect(labels).toEqual(HOST_TABS);
     expect(await tabs.locator('[role="tabpanel"]:visible').count()).toBe(labels.length);
     expect(await tabs.innerText()).toContain('plugins: [agentScorers(), sveltekit({ adapter: adapter() })]');
     await page.screenshot({ path: path.join(SHOTS, 'getting-started-no-js.png') });
