@@ -19,7 +19,12 @@ export default defineConfig({
       md.use(tabsMarkdownPlugin);
     },
   },
-  head: [['meta', { name: 'theme-color', content: '#3c8772' }]],
+  head: [
+    ['meta', { name: 'theme-color', content: '#3c8772' }],
+    // Marks a page whose scripts run, before the first paint: tabs then show only the selected panel
+    // (theme/tabs/tabs.css); without scripts every panel shows.
+    ['script', {}, "document.documentElement.dataset.js = '';"],
+  ],
   themeConfig: {
     nav: [
       { text: 'Guide', link: '/guide/', activeMatch: '^/guide/' },

@@ -13,6 +13,7 @@ export const sidebar = [
       { text: 'Evals in CI', link: '/guide/evals-in-ci' },
       { text: 'Judge cache', link: '/guide/judge-cache' },
       { text: 'Reports', link: '/guide/reports' },
+      { text: 'Comparing runs in CI', link: '/guide/comparing-runs' },
       { text: 'Monorepos', link: '/guide/monorepos' },
       { text: "Migrating from Mastra's CLI", link: '/guide/migrating-from-mastra' },
       { text: 'Troubleshooting', link: '/guide/troubleshooting' },

@@ -12,6 +12,7 @@ import { runEvals, type ScorerEntry } from 'agent-scorers';
 import { evalReport } from 'agent-scorers/report';
 import { judgeDescription } from './mastra/judge';
 import { formatMean, formatSampling, formatTable, scaleOf } from './eval/table';
+import { describeTurns, evalConversations } from './eval/conversation';
 
 interface Example {
   question: string;
@@ -102,6 +103,15 @@ async function main(): Promise<void> {
   if (lowest.length > 0) console.log(`\nlowest answer relevancy per agent:\n${lowest.join('\n')}`);
   if (verdicts.length > 0) console.log(`\nverdicts ("failed": a gate missed; "scored": a threshold missed; a CI job fails on either as it chooses):\n${verdicts.join('\n')}`);
   console.log(`\nreports (HTML, JUnit; open the HTML in a browser, or rebuild both with \`agent-scorers report <agent>/result.json\`):\n${reports.join('\n')}`);
+
+  // A multi-turn eval: support conversations, judged per turn and as a whole.
+  const conversation = await evalConversations(await resolveScorers('support', { requestContext }));
+  const conversationDir = path.join(reportsDir, 'support-conversations');
+  const { files: conversationFiles } = evalReport(conversation, { outDir: conversationDir, title: 'Playground eval: support conversations' });
+  fs.writeFileSync(path.join(conversationDir, 'result.json'), JSON.stringify(conversation, null, 2));
+  console.log(`\nmulti-turn eval (support conversations, ${conversation.summary.totalItems} items, each turn judged on its own): ${conversation.verdict}`);
+  console.log(describeTurns(conversation).map((line) => `  ${line}`).join('\n'));
+  console.log(`  report: ${path.relative(process.cwd(), conversationFiles!.html!)}`);
 
   const manifestFile = path.join(path.dirname(fileURLToPath(import.meta.url)), 'agent-scorers.manifest.json');
   if (!fs.existsSync(manifestFile)) throw new Error(`the build did not emit ${manifestFile}`);

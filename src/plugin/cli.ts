@@ -5,6 +5,7 @@
  * that throws or never settles, a file or folder that cannot be read or written): then one line that
  * names the path and the reason, never a stack trace.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { checkOptions, type CheckedOptions } from '../core/options.js';
@@ -12,8 +13,7 @@ import { findConfigFile, loadConfigFile } from './config-file.js';
 import { consoleLog, createGenerator, type Log } from './generate.js';
 import { failureLine, FileError } from '../io/write-file.js';
 
-const USAGE = `Usage: agent-scorers generate [options]
-       agent-scorers report <result.json> [--out DIR]   (HTML and JUnit reports of an eval run)
+const GENERATE_USAGE = `Usage: agent-scorers generate [options]
 
 Writes the registry of your agent folders as an ES module with its declarations beside it
 (default <root>/src/agent-scorers.gen.mjs and agent-scorers.gen.d.mts).
@@ -36,7 +36,29 @@ Exit codes: 0 written or up to date, 1 the tree has errors (listed above it),
 2 anything else (a bad flag, a config file that throws or has not loaded after 30 s,
 a file or folder that cannot be read or written).`;
 
-const FLAGS = {
+/**
+ * The top-level help: every command with every flag, so one `--help` shows the whole surface. The
+ * report command's part is its own usage text, loaded only when asked for (generate never loads the report code).
+ */
+export async function usage(): Promise<string> {
+  const { REPORT_USAGE } = await import('./report-cli.js');
+  return `Usage: agent-scorers <command> [options]
+       agent-scorers --version | --help
+
+Commands:
+  generate    write the registry as an ES module (for Next.js, esbuild, Node, Bun)
+  report      write HTML, JUnit and Markdown reports of a saved runEvals result, compare it
+              with a baseline run, or merge the results of shards (report merge)
+
+${GENERATE_USAGE}
+
+${REPORT_USAGE}
+
+Also:
+  --version, -v          print the version of agent-scorers`;
+}
+
+export const FLAGS = {
   watch: { type: 'boolean', short: 'w' },
   root: { type: 'string' },
   out: { type: 'string' },
@@ -49,7 +71,12 @@ const FLAGS = {
   strict: { type: 'boolean' },
   diagnostics: { type: 'string', multiple: true },
   help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
 } as const;
+
+/** This package's version, from its own package.json (two folders up from src/plugin and dist/plugin). */
+export const version = (): string =>
+  (JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 const flagBool = (name: string, value: string | undefined): boolean | string | undefined =>
   value === undefined ? undefined : value === 'true' ? true : value === 'false' ? false : value;
@@ -108,16 +135,20 @@ export async function main(argv: string[], { cwd = process.cwd(), log = consoleL
   try {
     parsed = parse(argv);
   } catch (error) {
-    log.error(`agent-scorers: ${(error as Error).message}\n\n${USAGE}`);
+    log.error(`agent-scorers: ${(error as Error).message}\n\n${await usage()}`);
     return 2;
   }
   const { values, positionals } = parsed;
+  if (values.version) {
+    log.info(version());
+    return 0;
+  }
   if (values.help) {
-    log.info(USAGE);
+    log.info(positionals[0] === 'generate' ? GENERATE_USAGE : await usage());
     return 0;
   }
   if (positionals.length !== 1 || positionals[0] !== 'generate') {
-    log.error(`agent-scorers: ${positionals.length === 0 ? 'no command given' : `unknown command ${JSON.stringify(positionals.join(' '))}`}.\n\n${USAGE}`);
+    log.error(`agent-scorers: ${positionals.length === 0 ? 'no command given' : `unknown command ${JSON.stringify(positionals.join(' '))}`}.\n\n${await usage()}`);
     return 2;
   }
   let watching: ReturnType<ReturnType<typeof createGenerator>['watch']>;

@@ -23,6 +23,7 @@ import { checkOptions, type Options, type ResolvedOptions } from '../core/option
 import type { AgentPlan, Plan } from '../core/plan.js';
 import { watchAgents, type DevServer } from './dev.js';
 import { installInspector, type InspectorServer } from './inspector.js';
+import { BRIDGE_ID, bridgeModule, wantsBridge, type EnvironmentLike } from './inspector-env.js';
 import { HELPER } from './helper-path.js';
 import { loadOutcome, removeOutcome, saveOutcome, type Outcome } from './outcome-store.js';
 import { createSourceCache } from './source-cache.js';
@@ -43,7 +44,7 @@ const NO_MAP = { mappings: '' } as const;
 // Loose structural types: the same object must satisfy Vite's, Rollup's and Rolldown's Plugin types,
 // which differ in details; each entry file gives the factory its host's return type.
 type Context = {
-  /** Vite only: the environment being built. */
+  /** Vite only: the environment being built or served. */
   environment?: unknown;
   warn: (message: string) => void;
   error: (error: { message: string; stack: string }) => never;
@@ -94,6 +95,10 @@ export function agentScorers(userOptions?: Options) {
   /** Errors raised in this build (one-shot and watch builds; a dev server raises them on every load). */
   const raised = new Set<string>();
   let serving = false;
+  /** A dev server's environments that have loaded the registry or an agent's module (the inspector runs scorers there). */
+  const importedIn = new Set<string>();
+  /** The dev inspector is on: environments that run outside this process get its bridge (inspector-env.ts). */
+  let inspecting = false;
   const sources = createSourceCache();
 
   /**
@@ -215,7 +220,17 @@ export function agentScorers(userOptions?: Options) {
         },
       });
       // The dev inspector page at /__agent-scorers/ (inspector.ts), unless `inspector: false`.
-      if (o.inspector) installInspector(server, { getPlan: currentPlan, root: o.root, remote: o.inspector.remote });
+      inspecting = Boolean(o.inspector);
+      if (o.inspector) {
+        installInspector(server, {
+          getPlan: currentPlan,
+          root: o.root,
+          remote: o.inspector.remote,
+          importedIn: () => importedIn,
+          specifier,
+          helper: HELPER,
+        });
+      }
     },
 
     // `vite build` of an app builds each environment (client, ssr) with a plugin object of its own
@@ -254,11 +269,13 @@ export function agentScorers(userOptions?: Options) {
     resolveId: {
       // `/@fs/` specifiers (ours under Vite) are left to Vite without a call into JS.
       filter: { id: /^\0?virtual:agent-scorers|^\/[^@]|^[A-Za-z]:[\\/]/ },
-      handler(source: string, importer: string | undefined) {
+      handler(this: { environment?: unknown }, source: string, importer: string | undefined) {
         // The dev registry imports its agents by resolved id (codegen.ts).
         if (importer === RESOLVED_ID && agentKeyOfResolvedId(source) !== null) return source;
         if (source === VIRTUAL_ID) return RESOLVED_ID;
         if (source === ONCE_ID) return RESOLVED_ONCE_ID;
+        // The inspector's bridge exists only where the dev server puts it (never in a browser's environment).
+        if (source === BRIDGE_ID) return serving && wantsBridge(this.environment as EnvironmentLike | undefined) ? BRIDGE_ID : null;
         const agentKey = agentKeyOfSpecifier(source);
         if (agentKey !== null) return resolvedAgentId(agentKey);
         // Our own static imports point at files we just found; skip the host's lookup.
@@ -274,9 +291,15 @@ export function agentScorers(userOptions?: Options) {
         // whose path holds one (an agent folder `c#`, a file `what?.ts`) would not be found. Our modules
         // import such files by their plain path (`specifier`): we read them. Builds read them right.
         if (serving && /[?#]/.test(id) && sources.isKnownFile(id)) return fs.readFileSync(id, 'utf8');
+        if (id === BRIDGE_ID && serving) return { code: bridgeModule(specifier), moduleType: 'js', map: NO_MAP };
         if (!isOurId(id)) return null;
         if (id === RESOLVED_ONCE_ID) return { code: ONCE_MODULE, moduleType: 'js', map: NO_MAP };
         loadedThisBuild = true;
+        // In a dev server: where the app imports the registry, the inspector runs scorers; an
+        // environment outside this process gets the bridge that lets it (imported first, below).
+        const environment = this.environment as EnvironmentLike | undefined;
+        if (serving && environment?.name) importedIn.add(environment.name);
+        const bridge = serving && inspecting && wantsBridge(environment) ? `import ${JSON.stringify(BRIDGE_ID)};\n` : '';
         const agentKey = agentKeyOfResolvedId(id);
         // A one-shot build of an unchanged tree: the last build's registry, checked by a stat per input.
         const kept = agentKey === null && !watching && current === null ? keptOutcome() : null;
@@ -294,7 +317,7 @@ export function agentScorers(userOptions?: Options) {
           if (serving) {
             // Agents' own warnings print from their modules, which every registry load loads.
             report(this, planned.diagnostics.filter((d) => d.agent === null || !planned.byKey.has(d.agent)), planned.diagnostics);
-            return { code: registryModule(planned, specifier(HELPER)), moduleType: 'js', map: NO_MAP };
+            return { code: bridge + registryModule(planned, specifier(HELPER)), moduleType: 'js', map: NO_MAP };
           }
           // A build inlines every agent: one module instead of one per agent (codegen.ts says why).
           const code = registryModule(planned, specifier(HELPER), { kind: 'inline', specifier });
@@ -308,7 +331,7 @@ export function agentScorers(userOptions?: Options) {
         report(this, planned.diagnostics.filter((d) => d.agent === agentKey));
         useAgentFiles(this, agent);
         // In a build the registry module holds this agent too: both build its record once.
-        return { code: agentModule(agent, specifier(HELPER), specifier, planned.levels, serving ? 'defineAgent' : 'defineAgentOnce'), moduleType: 'js', map: NO_MAP };
+        return { code: bridge + agentModule(agent, specifier(HELPER), specifier, planned.levels, serving ? 'defineAgent' : 'defineAgentOnce'), moduleType: 'js', map: NO_MAP };
       },
     },
 

@@ -55,9 +55,15 @@ function framesOf(stack: unknown): string[] {
   return files;
 }
 
-/** A frame's or an id's file: no `file://`, no query, POSIX separators. */
+/** `file` relative to `root`, POSIX. */
+export const relativeFile = (root: string, file: string): string => relativeTo(toPosix(root), toPath(file));
+
+/** Vite's `/@fs/<absolute path>` ids and URLs, as the absolute path. */
+const FS_PREFIX = /\/@fs(?=\/(?:[A-Za-z]:)?)/g;
+
+/** A frame's or an id's file: no `file://`, no `/@fs`, no query, POSIX separators. */
 function toPath(candidate: string): string {
-  let file = candidate;
+  let file = candidate.startsWith('/@fs/') ? candidate.slice(4) : candidate;
   if (file.startsWith('file://')) {
     try {
       file = fileURLToPath(file);
@@ -77,6 +83,7 @@ const toPosix = (p: string) => p.replace(/\\/g, '/');
 export function withoutAbsolutePaths(text: string, root: string): string {
   const posixRoot = toPosix(root);
   return text
+    .replace(FS_PREFIX, '')
     // A file URL up to its query and `:line:col`; the query (Vite's `?t=`) goes.
     .replace(/file:\/\/(\/(?:[A-Za-z]:)?[^\s'"`()<>?#:]+)(?:[?#][^\s'"`()<>:]*)?/g, (_, file: string) => relativeTo(posixRoot, toPath(`file://${file}`)))
     .replace(/(?<![\w.:/\\-])(?:\/|[A-Za-z]:[\\/])[^\s'"`()<>:]+/g, (token) => {

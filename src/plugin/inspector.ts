@@ -17,16 +17,19 @@
  * A `requestContext` is a JSON object; the function form of `config.scorers` and the scorer receive
  * it as a `Map`, as Mastra passes its Map-like `RequestContext`.
  *
- * The registry is loaded through the dev server's own SSR module loading, so the scorers run exactly
- * as the app would import them, with the same invalidation when files come and go. Nothing here
- * can crash the server: every failure is a JSON `{ error }` with a status code.
+ * Scorers run in the environment that imports the registry, as the app runs them (inspector-env.ts:
+ * Node through Vite's module runner, a Cloudflare Worker inside workerd), and a request loads only
+ * what it needs (inspector-exec.ts): the agent's config and, for a run, the scorer's own file, so a
+ * file that cannot load is named and never breaks the other scorers. Nothing here can crash the
+ * server: every failure is a JSON `{ error }` with a status code.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { VIRTUAL_ID } from '../core/codegen.js';
 import type { Manifest } from '../core/manifest.js';
-import type { Plan } from '../core/plan.js';
-import { describeFailure, messageOf, withoutAbsolutePaths, type ErrorContext } from './inspector-errors.js';
+import type { AgentPlan, Plan } from '../core/plan.js';
+import { describeFailure, messageOf, relativeFile, withoutAbsolutePaths, type ErrorContext } from './inspector-errors.js';
+import { createRunners, type RunnerServer, type Where } from './inspector-env.js';
+import type { AgentLoad, ExecReply, ExecRequest, Failure } from './inspector-exec.js';
 import { createLimiter, isLoopback, REMOTE_HINT, refusal } from './inspector-guard.js';
 import { inspectorPage } from './inspector-page.js';
 
@@ -45,12 +48,6 @@ const PUSH_DELAY_MS = 120;
 type Next = (error?: unknown) => void;
 type Middleware = (req: IncomingMessage, res: ServerResponse, next: Next) => void;
 
-/** What the registry module exports (`virtual:agent-scorers`). */
-export interface RegistryModule {
-  default: Readonly<Record<string, unknown>>;
-  resolveScorers(agentKey: string, options?: { requestContext?: unknown }): Promise<Readonly<Record<string, unknown>>>;
-}
-
 // Loose structural types: Vite 7's and 8's server types differ in details; parameters are `any`
 // where Vite's richer types must stay assignable.
 export interface InspectorServer {
@@ -60,7 +57,7 @@ export interface InspectorServer {
   httpServer?: { once(event: 'close', listener: () => void): unknown; address?(): unknown } | null;
   resolvedUrls?: { local: string[]; network: string[] } | null;
   printUrls?: () => void;
-  environments?: Record<string, any>;
+  environments?: RunnerServer['environments'];
   ssrLoadModule?: (url: string, options?: any) => Promise<Record<string, any>>;
 }
 
@@ -71,13 +68,18 @@ export interface InspectorHooks {
   root: string;
   /** Serve clients other than this machine (`inspector: { remote: true }`). */
   remote?: boolean;
-  /** Loads `virtual:agent-scorers`; defaults to the dev server's SSR module loading. */
-  loadRegistry?: () => Promise<RegistryModule>;
+  /** The environments whose module graph has loaded the registry or an agent's module. */
+  importedIn(): ReadonlySet<string>;
+  /** The specifier the generated modules import a file by (Vite's `/@fs/` form where it applies). */
+  specifier(file: string): string;
+  /** The registry helper's absolute path. */
+  helper: string;
 }
 
 /** Adds the inspector's middleware, live updates and the URL in the startup output. Returns a stop function. */
 export function installInspector(server: InspectorServer, hooks: InspectorHooks): () => void {
-  const loadRegistry = hooks.loadRegistry ?? (() => loadThroughServer(server));
+  // A bridge that reports its runtime changes what the page says: push it like a new plan.
+  const runners = createRunners(server as RunnerServer, hooks.importedIn, () => onWatch());
   const base = normaliseBase(server.config.base);
   const prefixes = [...new Set([INSPECTOR_PATH.slice(0, -1), `${base}${INSPECTOR_PATH.slice(1, -1)}`])];
   const remote = hooks.remote === true;
@@ -107,7 +109,7 @@ export function installInspector(server: InspectorServer, hooks: InspectorHooks)
     pushTimer.unref?.();
   };
   const push = () => {
-    const state = readState(hooks);
+    const state = readState(hooks, runners.where());
     if (!('revision' in state) || state.revision === lastPushed) return;
     lastPushed = state.revision;
     const message = sse('state', state);
@@ -162,7 +164,7 @@ export function installInspector(server: InspectorServer, hooks: InspectorHooks)
     }
     if (route === '/api/state') {
       if (!allow(method, ['GET'], res)) return;
-      const state = readState(hooks);
+      const state = readState(hooks, runners.where());
       sendJson(res, 'error' in state ? 500 : 200, state);
       return;
     }
@@ -171,7 +173,7 @@ export function installInspector(server: InspectorServer, hooks: InspectorHooks)
       res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', Connection: 'keep-alive' });
       res.write('retry: 1000\n\n');
       // The page says which revision it shows; anything newer is sent at once, so no change is missed.
-      const state = readState(hooks);
+      const state = readState(hooks, runners.where());
       if ('revision' in state && state.revision !== url.searchParams.get('since')) res.write(sse('state', state));
       clients.add(res);
       req.once('close', () => clients.delete(res));
@@ -184,10 +186,8 @@ export function installInspector(server: InspectorServer, hooks: InspectorHooks)
       if (body === undefined) return;
       const parsed = parseScorersRequest(body);
       if ('error' in parsed) return sendJson(res, 400, parsed);
-      const found = await resolveAgent(parsed.agent, parsed.requestContext);
-      if ('status' in found) return sendJson(res, found.status, { error: found.error });
-      const scorers = Object.keys(found.record).map((key) => describeEntry(key, found.record[key]));
-      sendJson(res, 200, { agent: parsed.agent, scorers });
+      const answer = await listScorers(parsed);
+      sendJson(res, answer.status, answer.payload);
       return;
     }
     if (route === '/api/run') {
@@ -211,74 +211,105 @@ export function installInspector(server: InspectorServer, hooks: InspectorHooks)
     sendJson(res, 404, { error: `No inspector route ${JSON.stringify(route)}.` });
   }
 
-  async function resolveAgent(agent: string, requestContext: Map<string, unknown> | undefined): Promise<{ record: Readonly<Record<string, unknown>> } | { status: number; error: string }> {
-    let registry: RegistryModule;
+  type Answer = { status: number; payload: unknown };
+
+  /** The agent's modules and their specifiers, or the 404 answer for an unknown agent. */
+  function agentLoad(agent: string): AgentLoad | Answer {
+    let planned: Plan;
     try {
-      registry = await loadRegistry();
+      planned = hooks.getPlan();
     } catch (error) {
-      return { status: 500, error: `Could not load ${VIRTUAL_ID}: ${describeFailure(error, errorContext())}` };
+      return { status: 500, payload: { error: `Could not read the agents folders: ${withoutAbsolutePaths(messageOf(error), hooks.root)}` } };
     }
-    if (!Object.prototype.hasOwnProperty.call(registry.default, agent)) {
-      const known = Object.keys(registry.default).map((k) => JSON.stringify(k)).join(', ') || '(none)';
-      return { status: 404, error: `Unknown agent ${JSON.stringify(agent)}; known agents: ${known}.` };
+    const found: AgentPlan | undefined = planned.byKey.get(agent);
+    if (!found) {
+      const known = planned.agents.map((a) => JSON.stringify(a.folder.key)).join(', ') || '(none)';
+      return { status: 404, payload: { error: `Unknown agent ${JSON.stringify(agent)}; known agents: ${known}.` } };
     }
+    const { folder } = found;
+    const configFile = folder.config ? `${folder.path}/${folder.config}` : null;
+    return {
+      agent,
+      dir: folder.dir,
+      config: found.importConfig && configFile ? { specifier: hooks.specifier(configFile), file: configFile, name: folder.config! } : null,
+      files: found.files.map((f) => ({ key: f.key, name: f.name, file: f.path, specifier: f.imported ? hooks.specifier(f.path) : null })),
+      levels: planned.levels,
+    };
+  }
+
+  /** Runs `request` where the app runs; an environment that cannot be reached is a 503 saying why. */
+  async function exec(request: ExecRequest): Promise<ExecReply | Answer> {
     try {
-      return { record: await registry.resolveScorers(agent, requestContext ? { requestContext } : {}) };
+      return await runners.run(request);
     } catch (error) {
-      return { status: 500, error: `Could not resolve the scorers of agent ${JSON.stringify(agent)}: ${describeFailure(error, errorContext())}` };
+      return { status: 503, payload: { error: `Could not run in ${placeOf(runners.where())}: ${withoutAbsolutePaths(messageOf(error), hooks.root)}` } };
     }
   }
 
-  async function runScorer(request: RunRequest): Promise<{ status: number; payload: unknown }> {
-    const found = await resolveAgent(request.agent, request.requestContext);
-    if ('status' in found) return { status: found.status, payload: { error: found.error } };
-    const { record } = found;
-    if (!Object.prototype.hasOwnProperty.call(record, request.key)) {
-      const keys = Object.keys(record).map((k) => JSON.stringify(k)).join(', ') || '(none)';
+  /** A failure's text: the file named relative to the root, no absolute path, no stack. */
+  const failureText = (failure: Failure) => {
+    const error = Object.assign(new Error(failure.message), { stack: failure.stack ?? '', id: failure.id, loc: failure.locFile ? { file: failure.locFile } : undefined });
+    const text = describeFailure(error, errorContext());
+    // The file whose import failed comes first, even when the failure names another (a helper it imports).
+    const file = failure.file ? relativeFile(hooks.root, failure.file) : null;
+    return file === null || text.startsWith(`${file}: `) ? text : `${file}: ${text}`;
+  };
+  /** Where the modules ran, when that is not where the app runs them. */
+  const caveat = () => {
+    const note = runners.where().note;
+    return note ? ` (${note})` : '';
+  };
+
+  function failureAnswer(reply: Extract<ExecReply, { kind: 'failed' }>, agent: string): Answer {
+    const text = failureText(reply.failure);
+    switch (reply.stage) {
+      case 'config':
+        return { status: 500, payload: { error: `Could not load the config of agent ${JSON.stringify(agent)}: ${text}${caveat()}` } };
+      case 'file':
+        return { status: 500, payload: { error: `Could not load scorer ${JSON.stringify(reply.key)} of agent ${JSON.stringify(agent)}: ${text}${caveat()}` } };
+      case 'resolve':
+        return { status: 500, payload: { error: `Could not resolve the scorers of agent ${JSON.stringify(agent)}: ${text}` } };
+      case 'run':
+        return {
+          status: 500,
+          payload: { error: `Scorer ${JSON.stringify(reply.key)} failed: ${withoutAbsolutePaths(reply.failure.message, hooks.root)}`, ...(reply.failure.step ? { step: reply.failure.step } : {}) },
+        };
+    }
+  }
+
+  async function listScorers(request: { agent: string; requestContext?: Record<string, unknown> }): Promise<Answer> {
+    const load = agentLoad(request.agent);
+    if ('status' in load) return load;
+    const reply = await exec({ op: 'scorers', helper: hooks.specifier(hooks.helper), load, ...(request.requestContext ? { requestContext: request.requestContext } : {}) });
+    if ('status' in reply) return reply;
+    if (reply.kind === 'failed') return failureAnswer(reply, request.agent);
+    if (reply.kind !== 'scorers') return { status: 500, payload: { error: 'agent-scorers inspector: an unexpected answer' } };
+    const failed = reply.failed.map((f) => ({ key: f.key, error: `Could not load scorer ${JSON.stringify(f.key)}: ${failureText(f.failure)}${caveat()}` }));
+    return { status: 200, payload: { agent: request.agent, scorers: reply.scorers, ...(failed.length ? { failed } : {}) } };
+  }
+
+  async function runScorer(request: RunRequest): Promise<Answer> {
+    const load = agentLoad(request.agent);
+    if ('status' in load) return load;
+    const reply = await exec({
+      op: 'run',
+      helper: hooks.specifier(hooks.helper),
+      load,
+      key: request.key,
+      input: request.input,
+      output: request.output,
+      hasGroundTruth: 'groundTruth' in request,
+      ...('groundTruth' in request ? { groundTruth: request.groundTruth } : {}),
+      ...(request.requestContext ? { requestContext: request.requestContext } : {}),
+    });
+    if ('status' in reply) return reply;
+    if (reply.kind === 'failed') return failureAnswer(reply, request.agent);
+    if (reply.kind === 'no-key') {
+      const keys = reply.keys.map((k) => JSON.stringify(k)).join(', ') || '(none)';
       return { status: 404, payload: { error: `Agent ${JSON.stringify(request.agent)} has no scorer ${JSON.stringify(request.key)}; its scorers: ${keys}.` } };
     }
-    const entry = record[request.key] as { scorer?: { id?: unknown; run?: unknown } } | null;
-    const scorer = entry?.scorer;
-    if (!scorer || typeof scorer.run !== 'function') {
-      return { status: 500, payload: { error: `Scorer ${JSON.stringify(request.key)} of agent ${JSON.stringify(request.agent)} has no run() function.` } };
-    }
-    const started = Date.now();
-    try {
-      const run = {
-        input: request.input,
-        output: request.output,
-        ...(request.groundTruth !== undefined ? { groundTruth: request.groundTruth } : {}),
-        ...(request.requestContext ? { requestContext: request.requestContext } : {}),
-      };
-      const result = (await (scorer.run as (run: unknown) => Promise<Record<string, unknown>>).call(scorer, run)) ?? {};
-      return {
-        status: 200,
-        payload: jsonSafe({
-          agent: request.agent,
-          key: request.key,
-          scorer: describeEntry(request.key, entry),
-          score: result.score ?? null,
-          reason: result.reason ?? null,
-          steps: { preprocess: result.preprocessStepResult ?? null, analyze: result.analyzeStepResult ?? null },
-          prompts: {
-            preprocess: result.preprocessPrompt ?? null,
-            analyze: result.analyzePrompt ?? null,
-            generateScore: result.generateScorePrompt ?? null,
-            generateReason: result.generateReasonPrompt ?? null,
-          },
-          notScorable: result.notScorable ?? null,
-          usage: result.usage ?? null,
-          runId: result.runId ?? null,
-          durationMs: Date.now() - started,
-        }),
-      };
-    } catch (error) {
-      const step = (error as { failedStep?: unknown })?.failedStep;
-      return {
-        status: 500,
-        payload: { error: `Scorer ${JSON.stringify(request.key)} failed: ${withoutAbsolutePaths(messageOf(error), hooks.root)}`, ...(typeof step === 'string' ? { step } : {}) },
-      };
-    }
+    if (reply.kind !== 'run') return { status: 500, payload: { error: 'agent-scorers inspector: an unexpected answer' } };
+    return { status: 200, payload: reply.payload };
   }
 
   /** Answers 415, 413 or 400 itself (and resolves undefined), else resolves the parsed body. */
@@ -307,6 +338,7 @@ export function installInspector(server: InspectorServer, hooks: InspectorHooks)
   announceUrl(server, remote);
 
   const stop = () => {
+    runners.stop();
     clearTimeout(pushTimer);
     server.watcher.off?.('all', onWatch);
     for (const res of clients) res.end();
@@ -316,24 +348,21 @@ export function installInspector(server: InspectorServer, hooks: InspectorHooks)
   return stop;
 }
 
-/** `{ revision, manifest }`, or `{ error }` when planning itself failed. */
-function readState(hooks: InspectorHooks): { revision: string; manifest: Manifest } | { error: string } {
+/** `{ revision, manifest, runs }`, or `{ error }` when planning itself failed. */
+function readState(hooks: InspectorHooks, runs: Where): { revision: string; manifest: Manifest; runs: Where } | { error: string } {
   try {
     const manifest = hooks.getPlan().manifest;
-    const revision = createHash('sha256').update(JSON.stringify(manifest)).digest('hex').slice(0, 16);
-    return { revision, manifest };
+    const revision = createHash('sha256').update(JSON.stringify([manifest, runs])).digest('hex').slice(0, 16);
+    return { revision, manifest, runs };
   } catch (error) {
     return { error: `Could not read the agents folders: ${messageOf(error)}` };
   }
 }
 
-async function loadThroughServer(server: InspectorServer): Promise<RegistryModule> {
-  const runner = server.environments?.ssr?.runner;
-  const mod = runner && typeof runner.import === 'function' ? await runner.import(VIRTUAL_ID) : await server.ssrLoadModule?.(VIRTUAL_ID);
-  if (!mod || typeof mod.resolveScorers !== 'function' || mod.default === null || typeof mod.default !== 'object') {
-    throw new Error('this dev server cannot load server-side modules (no SSR environment runner or ssrLoadModule)');
-  }
-  return mod as RegistryModule;
+/** "the `scorers_worker` environment (workerd)", for messages. */
+function placeOf(where: Where): string {
+  const runtime = where.runtime === 'node' ? 'Node' : where.runtime;
+  return where.environment === null || where.how === 'ssrLoadModule' ? runtime : `the "${where.environment}" environment (${runtime})`;
 }
 
 /**
@@ -373,11 +402,14 @@ interface RunRequest {
   input: unknown;
   output: unknown;
   groundTruth?: unknown;
-  requestContext?: Map<string, unknown>;
+  requestContext?: Record<string, unknown>;
 }
 
-/** A request context given as a JSON object (text or parsed), as a Map; undefined when absent. */
-function parseRequestContext(value: unknown): Map<string, unknown> | undefined | Error {
+/**
+ * A request context given as a JSON object (text or parsed); undefined when absent. The environment
+ * that runs the scorer makes it a Map, as Mastra passes its Map-like `RequestContext`.
+ */
+function parseRequestContext(value: unknown): Record<string, unknown> | undefined | Error {
   if (value === null || value === undefined || value === '') return undefined;
   let parsed = value;
   if (typeof value === 'string') {
@@ -390,7 +422,7 @@ function parseRequestContext(value: unknown): Map<string, unknown> | undefined |
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
     return new Error('"requestContext" must be a JSON object such as {"tier":"premium"}.');
   }
-  return new Map(Object.entries(parsed));
+  return parsed as Record<string, unknown>;
 }
 
 const RUN_FIELDS = ['agent', 'key', 'input', 'output', 'groundTruth', 'requestContext'];
@@ -398,7 +430,7 @@ const RUN_FIELDS = ['agent', 'key', 'input', 'output', 'groundTruth', 'requestCo
 const SCORERS_FIELDS = ['agent', 'requestContext'];
 
 /** Validates `POST /api/scorers`' body. */
-function parseScorersRequest(body: unknown): { agent: string; requestContext?: Map<string, unknown> } | { error: string } {
+function parseScorersRequest(body: unknown): { agent: string; requestContext?: Record<string, unknown> } | { error: string } {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     return { error: 'The request body must be an object { agent, requestContext? }.' };
   }
@@ -433,14 +465,6 @@ function parseRunRequest(body: unknown): RunRequest | { error: string } {
     ...('groundTruth' in b ? { groundTruth: b.groundTruth } : {}),
     ...(requestContext ? { requestContext } : {}),
   };
-}
-
-/** What the page shows about one resolved entry. */
-function describeEntry(key: string, entry: unknown) {
-  const e = (entry ?? {}) as { scorer?: Record<string, unknown>; sampling?: unknown };
-  const scorer = e.scorer ?? {};
-  const text = (v: unknown) => (typeof v === 'string' ? v : null);
-  return { key, id: text(scorer.id), name: text(scorer.name), description: text(scorer.description), sampling: jsonSafe(e.sampling ?? null) };
 }
 
 function allow(method: string, allowed: string[], res: ServerResponse): boolean {
@@ -480,31 +504,3 @@ const normaliseBase = (base: string | undefined) => {
   const b = base && base.startsWith('/') ? base : '/';
   return b.endsWith('/') ? b : `${b}/`;
 };
-
-/** A JSON-safe copy: cycles, BigInt, functions, errors and class instances become plain data. */
-function jsonSafe(value: unknown, seen = new WeakSet<object>()): unknown {
-  if (value === undefined) return null;
-  if (typeof value === 'bigint') return `${value}n`;
-  if (typeof value === 'function') return `[function ${value.name || 'anonymous'}]`;
-  if (typeof value === 'symbol') return value.toString();
-  if (typeof value === 'number') return Number.isFinite(value) ? value : String(value);
-  if (value === null || typeof value !== 'object') return value;
-  if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString();
-  if (value instanceof Error) return { name: value.name, message: value.message };
-  if (seen.has(value)) return '[circular]';
-  seen.add(value);
-  try {
-    if (Array.isArray(value)) return value.map((item) => jsonSafe(item, seen));
-    if (value instanceof Map) return Object.fromEntries([...value].map(([k, v]) => [String(k), jsonSafe(v, seen)]));
-    if (value instanceof Set) return [...value].map((item) => jsonSafe(item, seen));
-    // Null prototype: keys such as `__proto__` stay ordinary keys.
-    const out: Record<string, unknown> = Object.create(null);
-    for (const key of Object.keys(value)) {
-      const v = (value as Record<string, unknown>)[key];
-      if (v !== undefined) out[key] = jsonSafe(v, seen);
-    }
-    return out;
-  } finally {
-    seen.delete(value);
-  }
-}

@@ -5,8 +5,9 @@
  * page's own style and script (by hash) and no request of any kind.
  */
 import { createHash } from 'node:crypto';
-import type { ReportInput } from './result.js';
-import { asText, formatScore, formatThreshold, itemMisses, preview, scorerViews, sortedItems, type ScorerView } from './model.js';
+import type { ComparisonDetail } from './compare.js';
+import type { ReadResult } from './result.js';
+import { asText, formatDifference, formatScore, formatThreshold, itemMisses, preview, runOf, scorerViews, sortedItems, valueOf, type ScorerView } from './model.js';
 import { PAGE_SCRIPT } from './page-script.js';
 import { PAGE_STYLE } from './page-style.js';
 
@@ -27,6 +28,8 @@ export interface HtmlOptions {
   title: string;
   /** Shown under the title; `null` for none (a report that must not change between runs). */
   generatedAt: Date | null;
+  /** The comparison with a baseline run, shown first. */
+  comparison?: ComparisonDetail;
 }
 
 const VERDICTS = {
@@ -36,48 +39,60 @@ const VERDICTS = {
   none: { mark: '–', text: 'No verdict', note: 'No gate or threshold gave a number, so the run has scores but no verdict.' },
 } as const;
 
-export function renderHtml(result: ReportInput, { title, generatedAt }: HtmlOptions): string {
+export function renderHtml(result: ReadResult, { title, generatedAt, comparison }: HtmlOptions): string {
   const views = scorerViews(result);
   const items = sortedItems(result);
   const verdict = VERDICTS[result.verdict ?? 'none'];
   const verdictClass = `v-${result.verdict ?? 'none'}`;
-  const failingGates = (result.gateResults ?? []).filter((g) => !g.passed).map((g) => g.id);
-  const missedThresholds = (result.thresholdResults ?? []).filter((t) => !t.passed).map((t) => t.id);
+  const failingGates = views.filter((v) => v.gate && v.gatePassed === false).map((v) => v.label);
+  const missedThresholds = views.filter((v) => v.thresholdPassed === false).map((v) => v.label);
   const detail = [
     failingGates.length > 0 ? `Failed gates: ${failingGates.join(', ')}.` : '',
     missedThresholds.length > 0 ? `Missed thresholds: ${missedThresholds.join(', ')}.` : '',
   ].filter(Boolean).join(' ');
 
+  const baselineViews = comparison ? views.map((v) => comparison.slots.get(v.key)?.before) : undefined;
   const data = {
     scorers: views.map((v) => {
       const t = v.threshold;
       return {
-        id: v.id,
+        id: v.label,
         gate: v.gate,
         min: t === null ? null : typeof t === 'number' ? t : (t.min ?? null),
         max: t === null || typeof t === 'number' ? null : (t.max ?? null),
+        turn: v.turn,
       };
     }),
-    // [index, input, input preview, output, ground truth, runs]; a run is [score, reason, cached 1/0/null].
-    items: items.map((item) => [
-      item.index,
-      asText(item.input),
-      preview(item.input, 120),
-      asText(item.output),
-      item.groundTruth === undefined ? null : asText(item.groundTruth),
-      views.map((v) => {
-        const run = Object.hasOwn(item.scores, v.id) ? item.scores[v.id] : undefined;
-        if (run === undefined) return null;
-        const reason = run.error ? `Threw: ${run.error}${run.reason ? `\n${run.reason}` : ''}` : (run.reason ?? null);
-        return [run.notScorable ? null : run.score, reason, run.cached === true ? 1 : run.cached === false ? 0 : null];
-      }),
-    ]),
+    baseline: comparison !== undefined,
+    // [index, input, input preview, output, ground truth, runs, turns, identity]; a run is [score,
+    // reason, cached 1/0/null, baseline score or null]; a turn is [input, reply].
+    items: items.map((item) => {
+      const old = comparison?.baselineItems.get(item.id);
+      return [
+        item.index,
+        asText(item.input),
+        preview(item.input, 120),
+        asText(item.output),
+        item.groundTruth === undefined ? null : asText(item.groundTruth),
+        views.map((v, k) => {
+          const run = runOf(item, v);
+          if (run === undefined) return null;
+          const reason = run.error ? `Threw: ${run.error}${run.reason ? `\n${run.reason}` : ''}` : (run.reason ?? null);
+          const was = old && baselineViews?.[k] ? valueOf(runOf(old, baselineViews[k]!)) : undefined;
+          const entry: unknown[] = [run.notScorable ? null : run.score, reason, run.cached === true ? 1 : run.cached === false ? 0 : null];
+          if (comparison) entry.push(was ?? null);
+          return entry;
+        }),
+        item.turns === undefined ? null : item.turns.map((turn) => [asText(turn.input), asText(turn.output)]),
+        item.id,
+      ];
+    }),
   };
 
   const sortOptions = ['<option value="index">Dataset order</option>']
     .concat(views.flatMap((v, k) => [
-      `<option value="${k}:asc">${escapeHtml(v.id)}: lowest first</option>`,
-      `<option value="${k}:desc">${escapeHtml(v.id)}: highest first</option>`,
+      `<option value="${k}:asc">${escapeHtml(v.label)}: lowest first</option>`,
+      `<option value="${k}:desc">${escapeHtml(v.label)}: highest first</option>`,
     ]))
     .join('');
 
@@ -117,7 +132,7 @@ export function renderHtml(result: ReportInput, { title, generatedAt }: HtmlOpti
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
-<title>${escapeHtml(`${verdict.text}: ${title}`)}</title>
+<title>${escapeHtml(`${comparison ? `${comparisonWord(comparison)}, ` : ''}${verdict.text}: ${title}`)}</title>
 <style>${PAGE_STYLE}</style>
 </head>
 <body>
@@ -125,10 +140,12 @@ export function renderHtml(result: ReportInput, { title, generatedAt }: HtmlOpti
 <main>
 <h1>${escapeHtml(title)}</h1>
 <p class="meta">${itemCount} ${itemCount === 1 ? 'item' : 'items'}, ${views.length} ${views.length === 1 ? 'scorer' : 'scorers'}${generatedAt ? `, generated ${escapeHtml(generatedAt.toISOString())}` : ''}</p>
+${comparison ? comparisonSection(comparison, items.length) : ''}
 <section class="verdict ${verdictClass}" aria-labelledby="verdict-label">
 <span class="mark" aria-hidden="true">${verdict.mark}</span>
 <div><strong id="verdict-label">${verdict.text}</strong><p>${escapeHtml(`${verdict.note}${detail ? ` ${detail}` : ''}`)}</p></div>
 </section>
+${turnSection(result)}
 <h2>Scorers</h2>
 <div class="scorers">
 ${views.map((v, k) => scorerCard(v, k, result.items !== undefined)).join('\n')}
@@ -143,6 +160,81 @@ ${script ? `<script>${script}</script>` : ''}
 `;
 }
 
+/** `1 regressed` / `2 improved` / `Unchanged`: the comparison in a word or two. */
+function comparisonWord(detail: ComparisonDetail): string {
+  const count = (status: string) => detail.comparison.scorers.filter((s) => s.status === status).length;
+  const regressed = count('regressed');
+  const improved = count('improved');
+  if (regressed > 0) return `${regressed} regressed`;
+  if (improved > 0) return `${improved} improved`;
+  return 'Unchanged';
+}
+
+const STATUS_MARK = { regressed: '▼', improved: '▲', unchanged: '=' } as const;
+
+/** The comparison with the baseline: a table per scorer, then the items that got worse (the worst 50). */
+function comparisonSection(detail: ComparisonDetail, items: number): string {
+  const { comparison, slots, shared, tolerance } = detail;
+  const regressed = comparison.scorers.filter((s) => s.status === 'regressed');
+  const improved = comparison.scorers.filter((s) => s.status === 'improved');
+  const label = (id: string) => `${slots.get(id)?.label ?? id}${slots.get(id)?.gate ? ' (gate)' : ''}`;
+  const headline = regressed.length > 0
+    ? `${regressed.length} ${regressed.length === 1 ? 'scorer' : 'scorers'} regressed: ${regressed.map((s) => label(s.id)).join(', ')}.`
+    : improved.length > 0
+      ? `No scorer regressed; ${improved.length} improved: ${improved.map((s) => label(s.id)).join(', ')}.`
+      : 'No scorer regressed or improved beyond the tolerance.';
+  const rows = comparison.scorers.map((s) => {
+    const cell = (value: number | null) => (value === null ? '—' : formatScore(value));
+    const interval = s.interval === null ? '—' : `${formatDifference(s.interval[0])} to ${formatDifference(s.interval[1])}`;
+    const pairs = slots.get(s.id)?.pairs ?? 0;
+    return `<tr class="s-${s.status}"><th scope="row"><span class="sid">${escapeHtml(label(s.id))}</span></th><td>${cell(s.before)}</td><td>${cell(s.after)}</td><td>${s.difference === null ? '—' : formatDifference(s.difference)}</td><td>${interval}</td><td>${pairs}</td><td><span class="badge st-${s.status}"><span aria-hidden="true">${STATUS_MARK[s.status]}</span> ${s.status}</span></td></tr>`;
+  });
+  const shown = comparison.worse.slice(0, 50);
+  const worse = shown.length === 0
+    ? '<p class="empty">No item scored lower than in the baseline.</p>'
+    : `<table class="worse"><caption>Items that got worse, largest drop first${comparison.worse.length > shown.length ? ` (the first ${shown.length} of ${comparison.worse.length}; sort the items below by a scorer for the rest)` : ''}</caption>
+<thead><tr><th scope="col">Item</th><th scope="col">Scorer</th><th scope="col">Before</th><th scope="col">After</th><th scope="col">Input</th></tr></thead>
+<tbody>${shown.map((w) => {
+      const old = detail.baselineItems.get(w.item);
+      return `<tr><td><code>${escapeHtml(w.item)}</code></td><td>${escapeHtml(label(w.scorer))}</td><td>${formatScore(w.before)}</td><td class="bad">${formatScore(w.after)}</td><td>${escapeHtml(preview(old?.input, 80))}</td></tr>`;
+    }).join('\n')}</tbody></table>`;
+  const onlyIn = [
+    comparison.onlyInResult > 0 ? `${comparison.onlyInResult} only in this run` : '',
+    comparison.onlyInBaseline > 0 ? `${comparison.onlyInBaseline} only in the baseline` : '',
+  ].filter(Boolean).join(', ');
+  const state = regressed.length > 0 ? 'regressed' : improved.length > 0 ? 'improved' : 'unchanged';
+  return `<section class="comparison c-${state}" aria-labelledby="comparison-heading">
+<h2 id="comparison-heading">Compared with the baseline</h2>
+<p class="headline">${escapeHtml(headline)}</p>
+<p class="meta">${shared} ${shared === 1 ? 'item' : 'items'} in both runs${onlyIn ? ` (${onlyIn})` : ''}, of ${items} in this run. Difference: this run minus the baseline, per item, with its 95% interval (paired t); a scorer regressed when the whole interval lies below −${formatScore(tolerance)}.</p>
+<table class="compare"><thead><tr><th scope="col">Scorer</th><th scope="col">Before</th><th scope="col">After</th><th scope="col">Difference</th><th scope="col">95% interval</th><th scope="col">Items</th><th scope="col">Status</th></tr></thead>
+<tbody>${rows.join('\n')}</tbody></table>
+${worse}
+</section>`;
+}
+
+/** Per-turn gates, thresholds and means (items with `turns`), one row per turn and assertion. */
+function turnSection(result: ReadResult): string {
+  const turns = result.turnResults ?? [];
+  if (turns.length === 0) return '';
+  const rows: string[] = [];
+  for (const turn of turns) {
+    const cells = (id: string, kind: string, mean: number | null, outcome: string) =>
+      `<tr><th scope="row">${turn.index}</th><td><span class="sid">${escapeHtml(id)}</span></td><td>${kind}</td><td>${mean === null ? '—' : formatScore(mean)}</td><td>${outcome}</td></tr>`;
+    const badge = (passed: boolean) => `<span class="badge ${passed ? 'ok' : 'bad'}">${passed ? 'passed' : 'failed'}</span>`;
+    for (const g of turn.gateResults ?? []) rows.push(cells(g.id, 'gate (must average 1)', typeof g.score === 'number' ? g.score : null, badge(g.passed)));
+    for (const t of turn.thresholdResults ?? []) {
+      rows.push(cells(t.id, `threshold ${escapeHtml(formatThreshold(t.threshold))}`, typeof t.averageScore === 'number' ? t.averageScore : null, badge(t.passed)));
+    }
+    const asserted = new Set((turn.thresholdResults ?? []).map((t) => t.id));
+    for (const [id, mean] of Object.entries(turn.scores ?? {})) if (!asserted.has(id)) rows.push(cells(id, 'tracked', typeof mean === 'number' ? mean : null, '—'));
+  }
+  return `<h2>Turns</h2>
+<table class="turns"><caption>Each turn's own gates and scorers, averaged over the items with turns</caption>
+<thead><tr><th scope="col">Turn</th><th scope="col">Scorer</th><th scope="col">Role</th><th scope="col">Mean</th><th scope="col">Outcome</th></tr></thead>
+<tbody>${rows.join('\n')}</tbody></table>`;
+}
+
 function scorerCard(view: ScorerView, position: number, hasItems: boolean): string {
   const status = (passed: boolean | null, what: string) =>
     passed === null ? '' : ` <span class="badge ${passed ? 'ok' : 'bad'}">${what} ${passed ? 'passed' : 'failed'}</span>`;
@@ -152,10 +244,10 @@ function scorerCard(view: ScorerView, position: number, hasItems: boolean): stri
   const worstDesc = typeof view.threshold === 'object' && view.threshold !== null && view.threshold.min === undefined && view.threshold.max !== undefined;
   const order = worstDesc ? 'highest' : 'lowest';
   const sortButtons = hasItems
-    ? `<button type="button" data-sort="${position}:${worstDesc ? 'desc' : 'asc'}" aria-label="${escapeHtml(`Sort items by ${view.id}, ${order} first`)}">Worst first (${order})</button>`
+    ? `<button type="button" data-sort="${position}:${worstDesc ? 'desc' : 'asc'}" aria-label="${escapeHtml(`Sort items by ${view.label}, ${order} first`)}">Worst first (${order})</button>`
     : '';
   return `<section class="scorer" aria-labelledby="scorer-${position}">
-<h3 id="scorer-${position}"><span class="sid">${escapeHtml(view.id)}</span>${status(view.gatePassed, 'gate')}${status(view.thresholdPassed, 'threshold')}</h3>
+<h3 id="scorer-${position}"><span class="sid">${escapeHtml(view.label)}</span>${status(view.gatePassed, 'gate')}${status(view.thresholdPassed, 'threshold')}</h3>
 <dl>
 <dt>Mean</dt><dd>${view.mean === null ? '—' : formatScore(view.mean)}</dd>
 <dt>Role</dt><dd>${role}</dd>
@@ -210,7 +302,7 @@ export function histogram(view: ScorerView): string {
     .filter((b) => b >= lo && b <= hi)
     .map((b) => `<line class="t" x1="${x(b)}" y1="${chartTop - 4}" x2="${x(b)}" y2="${chartBottom}"></line>`);
   const labels = counts.map((count, i) => `${edge(i)} to ${edge(i + 1)}: ${count}`).join(', ');
-  const label = `Distribution of ${scores.length} ${view.id} scores${view.notScorable ? ` (${view.notScorable} not scorable, not shown)` : ''}. ${labels}.`;
+  const label = `Distribution of ${scores.length} ${view.label} scores${view.notScorable ? ` (${view.notScorable} not scorable, not shown)` : ''}. ${labels}.`;
   return `<svg class="hist" role="img" aria-label="${escapeHtml(label)}" viewBox="0 0 ${W} ${H}" xmlns="http://www.w3.org/2000/svg">
 <line x1="0" y1="${chartBottom + 0.5}" x2="${W}" y2="${chartBottom + 0.5}"></line>
 ${bars.join('')}${marks.join('')}

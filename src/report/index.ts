@@ -1,16 +1,35 @@
 /**
  * `agent-scorers/report`: `evalReport(result, options?)` turns a `runEvals` result (or the same
- * read back from JSON) into a self-contained HTML page for people and JUnit XML for CI systems.
- * A separate entry, so a bundle that imports only the runtime carries none of it.
+ * read back from JSON) into a self-contained HTML page for people, JUnit XML for CI systems and a
+ * Markdown summary for a CI step summary or a pull-request comment; given a baseline run, it leads
+ * all three with the comparison. `compareRuns` gives the comparison alone, and `mergeShards` joins
+ * the results of a run split into shards. A separate entry, so a bundle that imports only the
+ * runtime carries none of it.
  */
 import path from 'node:path';
 import { replaceFile } from '../io/write-file.js';
+import { checkTolerance, compareDetailed, type CompareOptions, type Comparison } from './compare.js';
 import { renderHtml } from './html.js';
 import { renderJUnit } from './junit.js';
-import { checkResult, type ReportInput } from './result.js';
+import { readResult, type ReportInput } from './result.js';
+import { renderSummary, SUMMARY_MAX_LENGTH } from './summary.js';
 
-export type { ReportInput, ReportItem, ReportItemScore, ReportThreshold } from './result.js';
+export type {
+  ReportInput,
+  ReportItem,
+  ReportItemScore,
+  ReportThreshold,
+  ReportTurn,
+  ReportScoreGroup,
+  ReportGateResult,
+  ReportThresholdResult,
+  ReportNestedScores,
+} from './result.js';
 export { checkResult } from './result.js';
+export type { Comparison, ComparisonStatus, CompareOptions, ScorerComparison, WorseItem } from './compare.js';
+export { DEFAULT_TOLERANCE } from './compare.js';
+export { mergeShards, ShardMergeError } from './merge.js';
+export { SUMMARY_MAX_LENGTH } from './summary.js';
 
 export interface EvalReportOptions {
   /**
@@ -22,8 +41,10 @@ export interface EvalReportOptions {
   htmlFile?: string;
   /** Where to write the JUnit XML. Relative paths resolve against the current folder. */
   junitFile?: string;
+  /** Where to write the Markdown summary (`summary`). Not written unless given. */
+  summaryFile?: string;
   /**
-   * The page's heading and the JUnit `<testsuites name>`.
+   * The page's heading, the summary's heading and the JUnit `<testsuites name>`.
    * @default 'Eval report'
    */
   title?: string;
@@ -33,6 +54,18 @@ export interface EvalReportOptions {
    * @default new Date()
    */
   generatedAt?: Date | null;
+  /**
+   * An earlier run of the same dataset (a `runEvals` result, or the same read back from JSON) to
+   * compare with: the page, the JUnit file and the summary lead with the comparison, and the report
+   * returns it as `comparison`.
+   */
+  baseline?: ReportInput;
+  /**
+   * How far below zero a scorer's whole 95% interval must lie for it to count as regressed (above
+   * zero: improved), in score units. Only with `baseline`.
+   * @default 0.02
+   */
+  tolerance?: number;
 }
 
 export interface EvalReport {
@@ -40,37 +73,85 @@ export interface EvalReport {
   html: string;
   /** JUnit XML: a `<testsuite>` per scorer, a `<testcase>` per item and per gate or threshold. */
   junit: string;
-  /** Absolute paths of the files written; present when `outDir`, `htmlFile` or `junitFile` was given. */
-  files?: { html?: string; junit?: string };
+  /**
+   * Markdown for a CI step summary or a pull-request comment: the comparison (with a baseline), the
+   * verdict and scorers, then the items that got worse; at most 60,000 characters.
+   */
+  summary: string;
+  /** With `baseline`: per scorer before, after, difference, interval and status; the items that got worse. */
+  comparison?: Comparison;
+  /** Absolute paths of the files written; present when `outDir`, `htmlFile`, `junitFile` or `summaryFile` was given. */
+  files?: { html?: string; junit?: string; summary?: string };
 }
 
 export const DEFAULT_HTML_FILE = 'eval-report.html';
 export const DEFAULT_JUNIT_FILE = 'eval-report.junit.xml';
 
 /**
- * Renders both reports of an eval run and, given `outDir`, `htmlFile` or `junitFile`, writes them.
- * Throws a `TypeError` naming the field when `result` does not have the shape `runEvals` returns.
+ * Renders the reports of an eval run and, given `outDir`, `htmlFile`, `junitFile` or `summaryFile`,
+ * writes them. With `baseline`, compares the two runs first (see `compareRuns`).
+ * Throws a `TypeError` naming the field when `result` or `baseline` does not have the shape
+ * `runEvals` returns (the baseline's message starts with `baseline: `).
  *
  * @example
  * const result = await runEvals({ data, target, scorers, gates });
  * const { files } = evalReport(result, { outDir: 'eval-report' });
+ *
+ * @example
+ * const base = JSON.parse(fs.readFileSync('baseline/result.json', 'utf8'));
+ * const { comparison } = evalReport(result, { baseline: base, outDir: 'eval-report' });
+ * if (comparison?.scorers.some((s) => s.status === 'regressed')) process.exitCode = 1;
  */
 export function evalReport(result: ReportInput, options: EvalReportOptions = {}): EvalReport {
-  const checked = checkResult(result);
+  const checked = readResult(result);
   const title = options.title ?? 'Eval report';
   const generatedAt = options.generatedAt === undefined ? new Date() : options.generatedAt;
+  // Checked even without a baseline (a first run, before there is one), so a wrong value shows at once.
+  const tolerance = checkTolerance(options.tolerance);
+  const detail = options.baseline === undefined ? undefined : compareDetailed(checked, readBaseline(options.baseline), { tolerance });
   const report: EvalReport = {
-    html: renderHtml(checked, { title, generatedAt }),
-    junit: renderJUnit(checked, { name: title }),
+    html: renderHtml(checked, { title, generatedAt, comparison: detail }),
+    junit: renderJUnit(checked, { name: title, comparison: detail }),
+    summary: renderSummary(checked, { title, comparison: detail, maxLength: SUMMARY_MAX_LENGTH }),
   };
+  if (detail) report.comparison = detail.comparison;
   const htmlFile = options.htmlFile ?? (options.outDir === undefined ? undefined : path.join(options.outDir, DEFAULT_HTML_FILE));
   const junitFile = options.junitFile ?? (options.outDir === undefined ? undefined : path.join(options.outDir, DEFAULT_JUNIT_FILE));
-  if (htmlFile !== undefined || junitFile !== undefined) {
+  if (htmlFile !== undefined || junitFile !== undefined || options.summaryFile !== undefined) {
     report.files = {};
     if (htmlFile !== undefined) report.files.html = writeAtomic(htmlFile, report.html);
     if (junitFile !== undefined) report.files.junit = writeAtomic(junitFile, report.junit);
+    if (options.summaryFile !== undefined) report.files.summary = writeAtomic(options.summaryFile, report.summary);
   }
   return report;
+}
+
+function readBaseline(baseline: unknown) {
+  try {
+    return readResult(baseline);
+  } catch (error) {
+    throw new TypeError(`baseline: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * Compares a run with a baseline run of the same dataset, item by item (items matched by
+ * `items[i].id`). For each scorer slot (tracked scorers by id; gates as `gates/<id>`; a
+ * structured form's `trajectory/<id>` and `steps/<step>/<id>`; a turn's own `turns/<n>/<id>` and
+ * `turns/<n>/gates/<id>`): the means before and after over the items both runs scored, the mean
+ * per-item difference with a paired 95% t-interval, and `regressed` when the whole interval lies
+ * below −`tolerance`, `improved` when above +`tolerance`, else `unchanged`. Also every item that
+ * scored lower, largest drop first, and the counts of items only one run has.
+ *
+ * Throws a `TypeError` naming the field when either is not a `runEvals` result with items, or
+ * when `tolerance` is not a number of 0 or more.
+ *
+ * @example
+ * const comparison = compareRuns(result, baseline, { tolerance: 0.05 });
+ * const regressed = comparison.scorers.filter((s) => s.status === 'regressed').map((s) => s.id);
+ */
+export function compareRuns(result: ReportInput, baseline: ReportInput, options: CompareOptions = {}): Comparison {
+  return compareDetailed(readResult(result), readBaseline(baseline), options).comparison;
 }
 
 /** A reader (a browser tab, a CI uploader) never sees half a file: replaceFile writes beside it, then renames over. */

@@ -31,8 +31,9 @@ export const PAGE_SCRIPT = `
     var text = haystacks[position];
     if (text === undefined) {
       var item = items[position];
-      var parts = ['#' + item[0], item[1], item[3], item[4] || ''];
+      var parts = ['#' + item[0], item[7], item[1], item[3], item[4] || ''];
       item[5].forEach(function (run) { if (run && run[1]) parts.push(run[1]); });
+      (item[6] || []).forEach(function (turn) { parts.push(turn[0], turn[1]); });
       text = haystacks[position] = parts.join('\\n').toLowerCase();
     }
     return text;
@@ -65,6 +66,43 @@ export const PAGE_SCRIPT = `
     return shown;
   }
 
+  function scoreTable(item, turn) {
+    var table = el('table');
+    var head = el('tr');
+    var titles = ['Scorer', 'Score', 'Reason', 'Judge'];
+    if (data.baseline) titles.splice(2, 0, 'Baseline');
+    titles.forEach(function (title) {
+      var th = el('th', '', title);
+      th.scope = 'col';
+      head.appendChild(th);
+    });
+    table.appendChild(el('thead')).appendChild(head);
+    var rows = table.appendChild(el('tbody'));
+    var count = 0;
+    scorers.forEach(function (scorer, k) {
+      var run = item[5][k];
+      if (!run || scorer.turn !== turn) return;
+      count++;
+      var row = el('tr');
+      var name = el('th', '', scorer.id + (scorer.gate && scorer.turn === null ? ' (gate)' : ''));
+      name.scope = 'row';
+      row.appendChild(name);
+      var miss = misses(scorer, run);
+      row.appendChild(el('td', run[0] === null ? 'neutral' : miss ? 'bad' : '',
+        run[0] === null ? 'not scorable' : fmt(run[0]) + (miss ? ' (misses)' : '')));
+      if (data.baseline) {
+        var was = run[3];
+        var drop = was !== null && run[0] !== null && run[0] < was;
+        row.appendChild(el('td', was === null ? 'neutral' : drop ? 'bad' : '',
+          was === null ? '—' : fmt(was) + (drop ? ' (was higher)' : '')));
+      }
+      row.appendChild(el('td', run[1] ? 'reason' : 'neutral', run[1] || '—'));
+      row.appendChild(el('td', '', run[2] === 1 ? 'cached' : run[2] === 0 ? 'live' : '—'));
+      rows.appendChild(row);
+    });
+    return count > 0 ? table : null;
+  }
+
   function renderItem(item) {
     var details = el('details', 'item');
     var summary = el('summary');
@@ -83,39 +121,41 @@ export const PAGE_SCRIPT = `
     details.appendChild(summary);
 
     var body = el('div', 'body');
-    body.appendChild(el('h4', '', 'Input'));
-    body.appendChild(el('pre', '', item[1]));
-    body.appendChild(el('h4', '', 'Output'));
-    body.appendChild(el('pre', '', item[3]));
+    body.appendChild(el('p', 'ident', 'Item id: ' + item[7]));
+    var turns = item[6];
+    if (turns) {
+      body.appendChild(el('h4', '', 'Conversation: ' + turns.length + (turns.length === 1 ? ' turn' : ' turns')));
+    } else {
+      body.appendChild(el('h4', '', 'Input'));
+      body.appendChild(el('pre', '', item[1]));
+      body.appendChild(el('h4', '', 'Output'));
+      body.appendChild(el('pre', '', item[3]));
+    }
+    if (turns) {
+      turns.forEach(function (turn, t) {
+        var box = el('section', 'turn');
+        box.appendChild(el('h5', '', 'Turn ' + t));
+        box.appendChild(el('h4', '', 'Input'));
+        box.appendChild(el('pre', '', turn[0]));
+        box.appendChild(el('h4', '', 'Reply'));
+        box.appendChild(el('pre', '', turn[1]));
+        var own = scoreTable(item, t);
+        if (own) {
+          box.appendChild(el('h4', '', 'Scores of this turn'));
+          box.appendChild(own);
+        }
+        body.appendChild(box);
+      });
+    }
     if (item[4] !== null) {
       body.appendChild(el('h4', '', 'Ground truth'));
       body.appendChild(el('pre', '', item[4]));
     }
-    body.appendChild(el('h4', '', 'Scores'));
-    var table = el('table');
-    var head = el('tr');
-    ['Scorer', 'Score', 'Reason', 'Judge'].forEach(function (title) {
-      var th = el('th', '', title);
-      th.scope = 'col';
-      head.appendChild(th);
-    });
-    table.appendChild(el('thead')).appendChild(head);
-    var rows = table.appendChild(el('tbody'));
-    scorers.forEach(function (scorer, k) {
-      var run = item[5][k];
-      if (!run) return;
-      var row = el('tr');
-      var name = el('th', '', scorer.id + (scorer.gate ? ' (gate)' : ''));
-      name.scope = 'row';
-      row.appendChild(name);
-      var miss = misses(scorer, run);
-      row.appendChild(el('td', run[0] === null ? 'neutral' : miss ? 'bad' : '',
-        run[0] === null ? 'not scorable' : fmt(run[0]) + (miss ? ' (misses)' : '')));
-      row.appendChild(el('td', run[1] ? 'reason' : 'neutral', run[1] || '—'));
-      row.appendChild(el('td', '', run[2] === 1 ? 'cached' : run[2] === 0 ? 'live' : '—'));
-      rows.appendChild(row);
-    });
-    body.appendChild(table);
+    var table = scoreTable(item, null);
+    if (table) {
+      body.appendChild(el('h4', '', turns ? 'Scores of the whole conversation' : 'Scores'));
+      body.appendChild(table);
+    }
     details.appendChild(body);
     return details;
   }

@@ -75,4 +75,20 @@ th, td { text-align: left; vertical-align: top; padding: 4px 8px; border-bottom:
 th { color: var(--muted); font-weight: 600; }
 .pager { display: flex; gap: 8px; align-items: center; margin-top: 12px; }
 .empty { color: var(--muted); font-style: italic; }
+.comparison { border: 2px solid var(--line); border-radius: 10px; padding: 4px 20px 16px; margin: 0 0 16px; }
+.comparison h2 { margin-top: 12px; }
+.comparison .headline { font-weight: 600; font-size: 1.05rem; margin: 0 0 4px; }
+.c-regressed { border-color: var(--fail); }
+.c-regressed .headline { color: var(--fail); }
+.c-improved .headline { color: var(--pass); }
+.st-regressed { color: var(--fail); }
+.st-improved { color: var(--pass); }
+.st-unchanged { color: var(--muted); }
+tr.s-regressed th, tr.s-regressed td { background: var(--fail-bg); }
+table.compare td, table.worse td, table.turns td { font-variant-numeric: tabular-nums; }
+table.worse, table.turns { margin-top: 12px; }
+caption { text-align: left; color: var(--muted); padding: 4px 0; }
+.ident { color: var(--muted); font-size: 0.85rem; margin: 0; overflow-wrap: anywhere; }
+section.turn { border-left: 3px solid var(--line); padding: 0 0 4px 10px; margin: 8px 0; }
+section.turn h5 { margin: 6px 0 0; font-size: 0.9rem; }
 `;

@@ -17,7 +17,7 @@
  *   never calls a cached judge never loads it.
  */
 import { sha256Hex } from './sha256.js';
-import { describeModel, JUDGE_CACHE_HEADER, resolveModel, type ModelInput } from './model.js';
+import { describeModel, JUDGE_CACHE_HEADER, readOnlyModel, resolveModel, type ModelInput } from './model.js';
 import { openStore, type JudgeCacheRecord } from './judge-cache-store.js';
 
 export type { JudgeCacheRecord };
@@ -382,7 +382,7 @@ export function cachedJudge(model: ModelInput, options: JudgeCacheOptions): Cach
   }
   const middleware = judgeCacheMiddleware(options);
   const inner = async (params: any) => (await resolveModel(model)).doGenerate(params);
-  return Object.freeze({
+  return readOnlyModel({
     specificationVersion: 'v3' as const,
     provider: info.provider,
     modelId: info.modelId,

@@ -107,6 +107,17 @@ const cacheMiss = (response: any): boolean => response?.headers?.[JUDGE_CACHE_HE
 /** Marks a model that the adapter calls directly, without `ai` (see `offlineJudge`). */
 export const LOCAL_MODEL = Symbol.for('agent-scorers.local-model');
 
+/**
+ * Makes a model object of ours read-only without freezing it: every property non-writable but
+ * configurable, no new ones. `ai` 7 adapts a spec v3 model with a Proxy that reports
+ * `specificationVersion: 'v4'`, and a Proxy may not report another value for a property of its target
+ * that is both non-writable and non-configurable, which `Object.freeze` makes every property.
+ */
+export function readOnlyModel<T extends object>(model: T): T {
+  for (const key of Reflect.ownKeys(model)) Object.defineProperty(model, key, { writable: false, configurable: true });
+  return Object.preventExtensions(model);
+}
+
 export const emptyUsage = (): JudgeUsage => ({ inputTokens: 0, outputTokens: 0, totalTokens: 0 });
 
 export function addUsage(into: JudgeUsage, more: Partial<JudgeUsage> | undefined): JudgeUsage {
@@ -130,16 +141,44 @@ function normaliseUsage(usage: any): JudgeUsage {
 }
 
 type AiModule = typeof import('ai');
-let aiModule: Promise<AiModule> | undefined;
+/**
+ * What of `ai` the adapter uses: all that `agent-scorers/ai` puts into a bundle. Not exported, so the
+ * published declarations never name `ai` (a project without it must still type-check).
+ */
+type AiFunctions = Pick<AiModule, 'generateText' | 'Output' | 'NoObjectGeneratedError' | 'asSchema' | 'jsonSchema'>;
+let aiModule: Promise<AiFunctions> | undefined;
 
-async function loadAi(reason: string): Promise<AiModule> {
-  // `ai` is optional: Turbopack resolves a plain import('ai') at build time, so an app without it
-  // failed `next build` even though this line never ran. The comments leave it to run time.
-  aiModule ??= import(/* webpackIgnore: true */ /* turbopackIgnore: true */ 'ai').catch((error: unknown) => {
+/** Where `agent-scorers/ai` leaves the AI SDK for a bundle that has no node_modules at run time. */
+export const BUNDLED_AI = Symbol.for('agent-scorers.ai');
+
+/**
+ * `ai` is loaded only when a judge is called, and never through an import a bundler can follow: a
+ * bundler cannot tell a scorer that calls a model from one that does not (`createScorer` is the same
+ * call), so a followed import put all of `ai` (~900 kB) into every bundle that uses a scorer.
+ * Where `node_modules` exist at run time (Node, Bun, Vite's and Next's servers) it is imported there;
+ * a bundle that runs without them (a Cloudflare Worker) carries it by importing `agent-scorers/ai`.
+ */
+const importAtRunTime = (name: string): Promise<unknown> =>
+  import(/* @vite-ignore */ /* webpackIgnore: true */ /* turbopackIgnore: true */ name);
+
+/** A Cloudflare Worker (workerd), where a package can only come from the bundle. */
+const inWorkerd = () => (globalThis as { navigator?: { userAgent?: unknown } }).navigator?.userAgent === 'Cloudflare-Workers';
+
+async function loadAi(reason: string): Promise<AiFunctions> {
+  const bundled = (globalThis as { [BUNDLED_AI]?: AiFunctions })[BUNDLED_AI];
+  if (bundled) return bundled;
+  if (inWorkerd()) {
+    // Also in `vite dev`, where Vite could load it: a Worker that works only in dev is worse than none.
+    throw new Error(
+      `agent-scorers: ${reason} needs the AI SDK ("ai") in this Worker's bundle: a Worker has no node_modules to load it ` +
+        `from. Add  import 'agent-scorers/ai';  to your Worker's entry (and npm install ai).`,
+    );
+  }
+  aiModule ??= (importAtRunTime('ai') as Promise<AiFunctions>).catch((error: unknown) => {
     aiModule = undefined;
     throw new Error(
       `agent-scorers: ${reason} needs the optional peer dependency "ai" (the Vercel AI SDK, version 6 or 7). ` +
-        `Install it with: npm install ai`,
+        `Install it with: npm install ai. A bundle that runs without node_modules carries it with  import 'agent-scorers/ai';`,
       { cause: error },
     );
   });
@@ -281,7 +320,7 @@ interface SchemaAdapter {
   /** Validates (and possibly transforms) a parsed value. */
   validate(value: unknown): Promise<{ ok: true; value: unknown } | { ok: false; error: string }>;
   /** The schema in a form `Output.object({ schema })` takes. */
-  forAi(ai: AiModule): unknown;
+  forAi(ai: AiFunctions): unknown;
 }
 
 const AI_SCHEMA = Symbol.for('vercel.ai.schema');

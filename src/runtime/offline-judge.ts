@@ -17,7 +17,7 @@
  * "heuristic", numbers are 0, booleans false, arrays empty) or a text saying no model was used.
  * Every verdict reason and explanation starts with "[offline heuristic]": results say what they are.
  */
-import { LOCAL_MODEL } from './model.js';
+import { LOCAL_MODEL, readOnlyModel } from './model.js';
 import { RELEVANCY_TASKS } from './relevancy-prompts.js';
 
 const TAG = '[offline heuristic]';
@@ -453,7 +453,7 @@ export function offlineJudge(): OfflineJudge {
     warnings: [],
     providerMetadata: { 'agent-scorers': { heuristic: true } },
   });
-  return Object.freeze({
+  return readOnlyModel({
     specificationVersion: 'v3' as const,
     provider: 'agent-scorers' as const,
     modelId: 'offline-heuristic-judge' as const,

@@ -219,7 +219,23 @@ export interface Register {}
  * registers. `steps` is private there and public here, and an intersection with such a conflict is
  * `never`, so it is left out of the intersection (it is still there at run time).
  */
-export type MastraCompatible<S> = Register extends { mastraScorer: infer M } ? Omit<S, 'steps'> & M : S & AddAgentScorersMastraToTsconfigTypes;
+export type MastraCompatible<S> = Register extends { mastraScorer: infer M }
+  ? // \`any\`: \`agent-scorers/mastra\` is loaded but \`@mastra/core\` is not installed, so its import fell back
+    // to \`any\` (silently under \`skipLibCheck\`). \`any\` would swallow this package's own types too
+    // (TS7031 on \`generateScore(({ run }) => ...)\`): keep them, and name the missing package.
+    // (Tested through a tuple: a conditional on an unresolved type itself resolves to \`any\`.)
+    [M] extends [{ readonly __agentScorersAnyProbe: never }]
+    ? S & InstallMastraCoreToUseAgentScorersMastraTypes
+    : Omit<S, 'steps'> & M
+  : S & AddAgentScorersMastraToTsconfigTypes;
+
+/**
+ * \`agent-scorers/mastra\` is in \`compilerOptions.types\` but \`@mastra/core\` is not installed, so Mastra's
+ * \`MastraScorer\` cannot be read. This empty interface has no effect; its name, in hovers and messages,
+ * says what to do: \`npm install @mastra/core\`, or drop \`agent-scorers/mastra\` from \`types\` until you
+ * pass scorers to Mastra.
+ */
+export interface InstallMastraCoreToUseAgentScorersMastraTypes {}
 
 /**
  * Without `agent-scorers/mastra`, this package's scorers do not fit Mastra's types (`new Agent({ scorers

@@ -10,6 +10,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+
+/** Getting started's host tabs, in page order. */
+const HOST_TABS = ['Vite', 'SvelteKit', 'Hono', 'Cloudflare', 'Vitest', 'Rollup', 'Rolldown', 'Next.js', 'esbuild', 'Node/Bun'];
 import { sidebar } from '../../docs/.vitepress/sidebar.js';
 
 const REPO = path.resolve(import.meta.dirname, '../..');
@@ -38,6 +41,66 @@ function fileFor(urlPath: string): string | null {
 /** Every link of the configured sidebar: the site map the docs promise. */
 const sidebarLinks = (): string[] =>
   sidebar.flatMap((group) => group.items.map((item) => item.link));
+
+/** The page's text as a reader without a browser sees it: tags out, entities decoded, whitespace collapsed. */
+const textOf = (html: string): string =>
+  html
+    .replace(/<script[\s\S]*?<\/script>/g, '')
+    .replace(/<[^>]+>/g, '')
+    .replace(/&(lt|gt|quot|amp|#39|#x27);/g, (_, e: string) => ({ lt: '<', gt: '>', quot: '"', amp: '&', '#39': "'", '#x27': "'" })[e]!)
+    .replace(/\s+/g, ' ');
+
+/** The first non-blank line of each fenced code block in `markdown`, whitespace collapsed. */
+function codeBlockFirstLines(markdown: string): string[] {
+  const found: string[] = [];
+  let fence: string | null = null;
+  let first: string | null = null;
+  for (const line of markdown.split('\n')) {
+    const marker = /^\s*(`{3,}|~{3,})/.exec(line)?.[1];
+    if (fence === null) {
+      if (marker) [fence, first] = [marker, null];
+    } else if (marker && marker[0] === fence[0] && marker.length >= fence.length && line.trim() === marker) {
+      if (first !== null) found.push(first);
+      fence = null;
+    } else if (first === null && line.trim() !== '') {
+      first = line.replace(/\s+/g, ' ').trim();
+    }
+  }
+  return found;
+}
+
+describe('the built site, as curl and crawlers get it', () => {
+  beforeAll(() => {
+    if (!fs.existsSync(path.join(DIST, 'index.html'))) {
+      execFileSync(process.execPath, [path.join(REPO, 'node_modules/vitepress/bin/vitepress.js'), 'build', 'docs'], { cwd: REPO, stdio: 'inherit' });
+    }
+  });
+
+  test('every tab of every :::tabs block is in the static HTML, each panel with every code block of its section', () => {
+    const pages = fs.readdirSync(path.join(REPO, 'docs'), { recursive: true, encoding: 'utf8' })
+      .filter((file) => file.endsWith('.md') && !file.startsWith('.vitepress') && fs.readFileSync(path.join(REPO, 'docs', file), 'utf8').includes(':::tabs'));
+    expect(pages).toContain('guide/getting-started.md');
+    for (const page of pages) {
+      const markdown = fs.readFileSync(path.join(REPO, 'docs', page), 'utf8');
+      const html = fs.readFileSync(path.join(DIST, page.replace(/\.md$/, '.html')), 'utf8');
+      // Each `== Label` section up to the next one or the end of the block, and the first line of each of its code blocks.
+      const sections = [...markdown.matchAll(/^:::tabs.*\n([\s\S]*?)^:::$/gm)].flatMap((block) => block[1].split(/^== /m).slice(1));
+      expect(sections.length, page).toBeGreaterThan(1);
+      for (const section of sections) {
+        const label = section.slice(0, section.indexOf('\n')).trim();
+        const start = html.indexOf(`<div id="panel-${label}-`);
+        expect(start, `${page}: no panel for the tab ${label}`).toBeGreaterThan(-1);
+        const next = html.indexOf('class="plugin-tabs--content"', start + 40);
+        const panel = textOf(html.slice(start, next === -1 ? undefined : next));
+        const firstLines = codeBlockFirstLines(section);
+        expect(firstLines.length, `${page}: ${label}`).toBeGreaterThan(0);
+        for (const line of firstLines) expect(panel, `${page}: tab ${label}`).toContain(line);
+      }
+    }
+    const start = fs.readFileSync(path.join(DIST, 'guide/getting-started.html'), 'utf8');
+    expect(textOf(start)).toContain("import { sveltekit } from '@sveltejs/kit/vite';");
+  });
+});
 
 describe.skipIf(!hasChromium)('docs site in Chromium', () => {
   let server: http.Server;
@@ -134,15 +197,16 @@ describe.skipIf(!hasChromium)('docs site in Chromium', () => {
     const { page, problems, outside } = await open('/guide/getting-started');
     const tabs = page.locator('.vp-doc .plugin-tabs');
     await expect.poll(() => tabs.count()).toBe(1);
-    const labels = ['Vite', 'SvelteKit', 'Hono', 'Vitest', 'Rollup', 'Rolldown', 'Next.js', 'esbuild', 'Node/Bun'];
+    const labels = HOST_TABS;
     expect(await tabs.getByRole('tab').allInnerTexts()).toEqual(labels);
     // Ids hold the label, and aria-controls / aria-labelledby are space-separated lists: a label with a space would break them.
     for (const label of labels) expect(label).not.toMatch(/\s/);
-    const panel = tabs.locator('[role="tabpanel"]');
+    const panel = tabs.locator('[role="tabpanel"]:visible');
     const selected = () => tabs.locator('[role="tab"][aria-selected="true"]').innerText();
 
-    // Vite is first and open; only the open tab's panel is in the page.
+    // Vite is first and open; every panel is in the page, only the open one shows.
     expect(await selected()).toBe('Vite');
+    expect(await tabs.locator('[role="tabpanel"]').count()).toBe(labels.length);
     await expect.poll(() => panel.count()).toBe(1);
     expect(await panel.innerText()).toContain('vite build --ssr src/evals.ts');
     expect(await panel.innerText()).not.toContain('sveltekit()');
@@ -166,6 +230,13 @@ describe.skipIf(!hasChromium)('docs site in Chromium', () => {
     await expect.poll(selected).toBe('Hono');
     expect(await page.locator(':focus').innerText()).toBe('Hono');
     expect(await panel.innerText()).toContain("import { serve } from '@hono/node-server';");
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(selected).toBe('Cloudflare');
+    const worker = await panel.innerText();
+    expect(worker).toContain('plugins: [agentScorers(), cloudflare()]');
+    expect(worker).toContain("import 'agent-scorers/ai';");
+    expect(worker).toContain('Scorers: http://localhost:5173/__agent-scorers/');
+    await page.keyboard.press('ArrowLeft');
     await page.keyboard.press('ArrowLeft');
     await page.keyboard.press('ArrowLeft');
     await expect.poll(selected).toBe('Vite');
@@ -185,6 +256,21 @@ describe.skipIf(!hasChromium)('docs site in Chromium', () => {
     expect(problems).toEqual([]);
     expect(outside).toEqual([]);
     await page.close();
+  });
+
+  test('without JavaScript, getting started shows every host under its label, and no tab buttons that would do nothing', async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    await page.route('**/*', (route) => (new URL(route.request().url()).origin === origin ? route.continue() : route.abort()));
+    await page.goto(`${origin}/guide/getting-started`);
+    const tabs = page.locator('.vp-doc .plugin-tabs');
+    expect(await tabs.locator('[role="tablist"]').isVisible()).toBe(false);
+    const labels = await tabs.locator('.plugin-tabs--label:visible').allInnerTexts();
+    expect(labels).toEqual(HOST_TABS);
+    expect(await tabs.locator('[role="tabpanel"]:visible').count()).toBe(labels.length);
+    expect(await tabs.innerText()).toContain('plugins: [agentScorers(), sveltekit({ adapter: adapter() })]');
+    await page.screenshot({ path: path.join(SHOTS, 'getting-started-no-js.png') });
+    await context.close();
   });
 
   test('a link to the host setup lands on its heading, and GitHub Actions expressions show literally', async () => {

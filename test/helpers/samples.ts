@@ -24,11 +24,21 @@ export interface Sample {
 
 const FENCE = /^(\s*)(`{3,}|~{3,})\s*([^\s`]*)(.*)$/;
 
-/** The `ts` blocks of one page, in order. Indented fences (inside lists or containers) count too. */
-export function extractSamples(page: string, markdown: string): Sample[] {
+/** A fenced block of a page: its language (the info string's first word, minus `:line-numbers` and the like) and title. */
+export interface Block {
+  page: string;
+  /** 1-based line of the opening fence. */
+  line: number;
+  lang: string;
+  /** The `[title]` of the info string, if any. */
+  title?: string;
+  code: string;
+}
+
+/** Every fenced block of one page, in order. Indented fences (inside lists or containers) count too. */
+export function extractBlocks(page: string, markdown: string): Block[] {
   const lines = markdown.split('\n');
-  const samples: Sample[] = [];
-  let untitled = 0;
+  const blocks: Block[] = [];
   for (let i = 0; i < lines.length; i++) {
     const open = FENCE.exec(lines[i]);
     if (!open) continue;
@@ -40,13 +50,19 @@ export function extractSamples(page: string, markdown: string): Sample[] {
       if (close && close[2][0] === fence[0] && close[2].length >= fence.length && close[3] === '' && close[4].trim() === '') break;
       body.push(lines[j].startsWith(indent) ? lines[j].slice(indent.length) : lines[j]);
     }
-    if (/^ts(?![A-Za-z0-9])/.test(lang)) {
-      const title = /\[([^\]]+)\]/.exec(lang + rest)?.[1]?.trim();
-      samples.push({ page, line: i + 1, file: title ?? `sample-${++untitled}.ts`, code: body.join('\n') + '\n' });
-    }
+    const title = /\[([^\]]+)\]/.exec(lang + rest)?.[1]?.trim();
+    blocks.push({ page, line: i + 1, lang: lang.replace(/[:{[].*$/, ''), ...(title ? { title } : {}), code: body.join('\n') + '\n' });
     i = j;
   }
-  return samples;
+  return blocks;
+}
+
+/** The `ts` blocks of one page, in order, each with the file it is written as. */
+export function extractSamples(page: string, markdown: string): Sample[] {
+  let untitled = 0;
+  return extractBlocks(page, markdown)
+    .filter((block) => block.lang === 'ts')
+    .map((block) => ({ page, line: block.line, file: block.title ?? `sample-${++untitled}.ts`, code: block.code }));
 }
 
 /** Groups a page's samples into projects: a repeated file name starts a copy of the page so far. */

@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { count, DIST, poll, prepare, run } from '../helpers/hosts.js';
+import { unprivileged } from '../helpers/unprivileged.js';
 
 const BIN = path.join(DIST, 'plugin/bin.js');
 const GEN = 'src/agent-scorers.gen.mjs';
@@ -72,16 +73,19 @@ function smallTree(name: string): string {
   return dir;
 }
 
-// Root reads and writes everything, so permission cases run as `nobody`. setpriv changes the user of
-// the one command; the tree and the package are world-readable.
+// Root reads and writes everything, so permission cases run as `nobody` (setpriv changes the user of the
+// one command), from a copy of the package it can reach when the checkout is root-only. The tree is
+// world-readable.
 const isRoot = process.getuid?.() === 0;
-const setpriv = spawnSync('setpriv', ['--version']).status === 0;
-const asUser = isRoot ? ['setpriv', '--reuid=nobody', '--regid=nogroup', '--clear-groups'] : [];
-const canDropPrivileges = !isRoot || setpriv;
+const user = unprivileged();
+afterAll(() => ('cleanup' in user ? user.cleanup() : undefined));
 
-describe.skipIf(!canDropPrivileges)('files and folders it may not read or write (as an unprivileged user; skipped as root without setpriv)', () => {
-  const generateAsUser = (dir: string, args: string[] = []) =>
-    asUser.length ? run(asUser[0], [...asUser.slice(1), process.execPath, BIN, 'generate', ...args], dir) : generate(dir, args);
+describe.skipIf('skip' in user)(`files and folders it may not read or write (as an unprivileged user)${'skip' in user ? `: skipped, ${user.skip}` : ''}`, () => {
+  const generateAsUser = (dir: string, args: string[] = []) => {
+    if ('skip' in user) throw new Error(user.skip);
+    const [command, commandArgs] = user.node([path.join(user.dist, 'plugin/bin.js'), 'generate', ...args]);
+    return run(command, commandArgs, dir);
+  };
   /** The tree with its generated folder writable by the user the CLI runs as. */
   const userTree = (name: string) => {
     const dir = smallTree(name);

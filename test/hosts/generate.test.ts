@@ -142,6 +142,34 @@ describe('one generation', () => {
       expect(result.output).toContain('Usage: agent-scorers generate');
     }
   });
+
+  test('--version and -v print the package version and exit 0', async () => {
+    const { version } = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8'));
+    for (const flag of ['--version', '-v']) {
+      const result = await run(process.execPath, [BIN, flag], REPO);
+      expect(result.code, result.output).toBe(0);
+      expect(result.output).toBe(`${version}\n`);
+    }
+  });
+
+  test('the top-level help lists every flag of every command, report --title included', async () => {
+    const result = await run(process.execPath, [BIN, '--help'], REPO);
+    expect(result.code, result.output).toBe(0);
+    // The flags each command really accepts, from the parseArgs tables the CLI runs with.
+    const { FLAGS } = await import(path.join(DIST, 'plugin/cli.js'));
+    const { REPORT_FLAGS } = await import(path.join(DIST, 'plugin/report-cli.js'));
+    const missing: string[] = [];
+    for (const [command, flags] of Object.entries({ generate: FLAGS, report: REPORT_FLAGS }) as [string, Record<string, { short?: string }>][]) {
+      expect(result.output).toContain(`agent-scorers ${command}`);
+      for (const [name, flag] of Object.entries(flags)) {
+        if (!new RegExp(`^\\s+--${name}\\b`, 'm').test(result.output)) missing.push(`${command} --${name}`);
+        if (flag.short && !result.output.includes(`--${name}, -${flag.short}`)) missing.push(`${command} -${flag.short}`);
+      }
+    }
+    expect(missing).toEqual([]);
+    expect(result.output).toMatch(/^\s+--title TEXT/m);
+    expect(result.output).toMatch(/^\s+--version, -v/m);
+  });
 });
 
 describe('config files', () => {

@@ -148,10 +148,10 @@ describe('vite dev', () => {
     });
   const recipes = (body: any) => body?.agents?.recipes;
   /**
-   * Runs a scorer in the inspector, which loads the registry through the SSR environment's own
+   * Runs a scorer in the inspector, which loads the agent's files through the SSR environment's own
    * module runner, beside the one SvelteKit serves requests with. Called before each route request,
-   * so that this runner is the first to fetch the changed registry: the order that used to leave
-   * the route with the old registry (a later request then got it from the route's runner cache).
+   * so that this runner is the first to fetch a changed file. (Two runners fetching the registry
+   * itself are test/dev/runners.test.ts.)
    */
   const tryInInspector = async (key: string) => {
     const response = await fetch(`${base}/__agent-scorers/api/run`, {
@@ -219,9 +219,11 @@ describe('vite dev', () => {
   test('a new scorer file with a syntax error makes the next response an error, never the old registry', async () => {
     const file = path.join(agents, 'recipes/scorers/broken.ts');
     await reported('add', file, () => fs.writeFileSync(file, 'export default {{{ ;\n'));
-    const tried = await tryInInspector('servings');
+    // The inspector loads only what a run needs: the broken file fails its own run, not the others.
+    const tried = await tryInInspector('broken');
     expect(tried.status).toBe(500);
-    expect(tried.body.error).toContain('broken.ts');
+    expect(tried.body.error).toMatch(/^Could not load scorer "broken" of agent "recipes": src\/mastra\/agents\/recipes\/scorers\/broken\.ts: /);
+    expect((await tryInInspector('servings')).status).toBe(200);
     const next = await scorersRoute();
     expect(next.status).toBe(500);
     expect(JSON.stringify(next.body)).not.toContain('"agents"');

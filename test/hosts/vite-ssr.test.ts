@@ -55,3 +55,22 @@ describe('vite build --ssr of a Hono server', () => {
     expect(result.code).toBe(0);
   });
 });
+
+describe('vite build --ssr with everything bundled (ssr.noExternal: true)', () => {
+  test('with `ai` installed, nothing of it is bundled: the relevancy scorer with offlineJudge() calls no model', async () => {
+    const dir = prepare('vite-ssr', 'ssr-bundled', { linkSelf: true });
+    fs.writeFileSync(
+      path.join(dir, 'vite.config.ts'),
+      "import agentScorers from 'agent-scorers/vite';\nimport { defineConfig } from 'vite';\n\nexport default defineConfig({ plugins: [agentScorers()], ssr: { noExternal: true } });\n",
+    );
+    const result = await run(process.execPath, [VITE, 'build', '--ssr', 'src/server.ts'], dir);
+    expect(result.code, result.output).toBe(0);
+    const files = fs.readdirSync(path.join(dir, 'dist'), { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && e.name.endsWith('.js'));
+    const code = files.map((e) => fs.readFileSync(path.join(e.parentPath, e.name), 'utf8'));
+    expect(code.join('\n')).not.toMatch(/from "hono"/); // really bundled
+    expect(code.join('\n')).toContain('answer-relevancy-scorer');
+    // `ai`'s own errors carry this marker; nothing of this package's runtime does.
+    expect(code.filter((c) => c.includes('vercel.ai.error'))).toEqual([]);
+    expect(files.map((e) => e.name)).toEqual(['server.js']);
+  }, 120_000);
+});

@@ -246,6 +246,10 @@ describe('dev inspector on the playground (Vite 8)', () => {
     expect(weather).toContain('answer-relevancy scorers/ file src/mastra/agents/weather/scorers/answer-relevancy.ts');
     expect(weather).toContain('relevance config.scorers src/mastra/agents/weather/config.ts ratio 0.25');
 
+    // Where scorers run: the environment that imports the registry (the playground's server is Node's `ssr`).
+    expect(state.runs).toEqual({ environment: 'ssr', runtime: 'node', how: 'runner', note: null });
+    expect(await page.locator('#where').innerText()).toBe("Scorers run in the ssr environment (Node, in the dev server's process), where your app imports them.");
+
     const diagnostics = await page.locator('#diagnostics li').allInnerTexts();
     expect(diagnostics).toHaveLength(state.manifest.diagnostics.length);
     state.manifest.diagnostics.forEach((d: any, i: number) => {

@@ -305,6 +305,8 @@ describe('dev inspector errors name the file', () => {
   beforeAll(async () => {
     project = makeProject('inspector-throws', {
       'boom/config.ts': "export default { scorers: {} };\nthrow new Error('config exploded at import');\n",
+      'boom/scorers/fuse.ts': "export default { id: 'fuse', run: async () => ({ score: 1 }) };\n",
+      'cf/scorers/edge.ts': "import { env } from 'cloudflare:workers';\nexport default { id: 'edge', run: async () => ({ score: env ? 1 : 0 }) };\n",
     });
     dev = await startDev(project, {});
   });
@@ -314,17 +316,42 @@ describe('dev inspector errors name the file', () => {
     if (project) fs.rmSync(project.dir, { recursive: true, force: true });
   });
 
-  test('a config that throws at import: its root-relative path and message, no absolute path, no stack', async () => {
+  test('a config that throws at import: its root-relative path and message, no absolute path, no stack; other agents still run', async () => {
     for (const [route, body] of [
-      ['api/run', { agent: 'plain', key: 'ok', input: 'q', output: 'a' }],
-      ['api/scorers', { agent: 'fn' }],
+      ['api/run', { agent: 'boom', key: 'fuse', input: 'q', output: 'a' }],
+      ['api/scorers', { agent: 'boom' }],
     ] as const) {
       const answer = await postJson(dev.inspector + route, body);
       expect(answer.status, route).toBe(500);
-      expect(answer.json).toEqual({ error: 'Could not load virtual:agent-scorers: src/mastra/agents/boom/config.ts: config exploded at import' });
+      expect(answer.json).toEqual({ error: 'Could not load the config of agent "boom": src/mastra/agents/boom/config.ts: config exploded at import' });
       expect(answer.text).not.toContain(REPO);
       expect(answer.text).not.toMatch(/\bat .*:\d+:\d+/);
     }
+    // A run loads only what it needs: the broken config of another agent does not matter.
+    const other = await postJson(`${dev.inspector}api/run`, { agent: 'plain', key: 'ok', input: 'q', output: 'a' });
+    expect(other.status, other.text).toBe(200);
+    expect(other.json.score).toBe(0.5);
+    expect((await postJson(`${dev.inspector}api/scorers`, { agent: 'fn', requestContext: { tier: 'premium' } })).json.scorers.map((s: { key: string }) => s.key)).toEqual(['sla']);
+  });
+
+  test('a scorer file that cannot load here (it imports cloudflare:workers, and this app runs in Node) is named; the others run', async () => {
+    const failing = await postJson(`${dev.inspector}api/run`, { agent: 'cf', key: 'edge', input: 'q', output: 'a' });
+    expect(failing.status).toBe(500);
+    expect(failing.json.error).toMatch(/^Could not load scorer "edge" of agent "cf": src\/mastra\/agents\/cf\/scorers\/edge\.ts: .*cloudflare:workers/);
+    expect(failing.text).not.toContain(REPO);
+    const listed = await postJson(`${dev.inspector}api/scorers`, { agent: 'cf' });
+    expect(listed.status).toBe(200);
+    expect(listed.json.scorers).toEqual([]);
+    expect(listed.json.failed).toHaveLength(1);
+    expect(listed.json.failed[0].key).toBe('edge');
+    expect(listed.json.failed[0].error).toMatch(/^Could not load scorer "edge": src\/mastra\/agents\/cf\/scorers\/edge\.ts: /);
+    const other = await postJson(`${dev.inspector}api/run`, { agent: 'plain', key: 'ok', input: 'q', output: 'a' });
+    expect(other.status, other.text).toBe(200);
+  });
+
+  test('the state says where scorers run: the ssr environment, in Node', async () => {
+    const state = await send(`${dev.inspector}api/state`);
+    expect(state.json.runs).toEqual({ environment: 'ssr', runtime: 'node', how: 'runner', note: null });
   });
 
   test('a config that does not parse: named by its file, no absolute path', async () => {
@@ -332,17 +359,17 @@ describe('dev inspector errors name the file', () => {
     fs.writeFileSync(file, 'export default { scorers: {} \nconst = ;\n');
     const answer = await (async () => {
       for (let i = 0; i < 200; i++) {
-        const a = await postJson(`${dev.inspector}api/run`, { agent: 'plain', key: 'ok', input: 'q', output: 'a' });
+        const a = await postJson(`${dev.inspector}api/run`, { agent: 'boom', key: 'fuse', input: 'q', output: 'a' });
         if (!String(a.json?.error).includes('exploded')) return a;
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
       throw new Error('the edit never showed');
     })();
     expect(answer.status).toBe(500);
-    expect(answer.json.error).toMatch(/^Could not load virtual:agent-scorers: /);
-    expect(answer.json.error).toContain('src/mastra/agents/boom/config.ts');
+    expect(answer.json.error).toMatch(/^Could not load the config of agent "boom": src\/mastra\/agents\/boom\/config\.ts: /);
     expect(answer.text).not.toContain(REPO);
     expect(answer.text).not.toMatch(/\bat .*:\d+:\d+\)?\n/);
+    expect((await postJson(`${dev.inspector}api/run`, { agent: 'plain', key: 'ok', input: 'q', output: 'a' })).status).toBe(200);
   });
 });
 

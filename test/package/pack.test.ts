@@ -7,21 +7,18 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { REPO, run } from '../helpers/hosts.js';
+import { FIXTURES, REPO, run } from '../helpers/hosts.js';
+import { npm, packPackage } from '../helpers/pack.js';
+import { OFFLINE_ENV, startServer } from '../hosts/processes.js';
 
 let project: string;
 let tarball: string;
-const npm = (args: string[], cwd: string) => run(process.platform === 'win32' ? 'npm.cmd' : 'npm', args, cwd);
 
 beforeAll(async () => {
   project = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'agent-scorers-pack-')));
-  // dist/ is fresh from `npm test`'s build step; --ignore-scripts keeps prepack from rebuilding it
-  // under the feet of test files running in parallel.
-  const packed = await npm(['pack', '--ignore-scripts', '--json', '--pack-destination', project], REPO);
-  expect(packed.code, packed.output).toBe(0);
-  const info = JSON.parse(packed.output.slice(packed.output.indexOf('[')));
-  tarball = path.join(project, info[0].filename);
-  const files: string[] = info[0].files.map((f: { path: string }) => f.path);
+  const packed = await packPackage(project);
+  tarball = packed.tarball;
+  const files = packed.files;
   expect(files).toContain('client.d.ts');
   expect(files).toContain('mastra.d.ts');
   expect(files).toContain('dist/plugin/vite.js');
@@ -33,6 +30,9 @@ beforeAll(async () => {
   expect(files.filter((f) => f.startsWith('dist/plugin/inspector/')).sort()).toEqual(
     ['dist/plugin/inspector/client.js', 'dist/plugin/inspector/page.css', 'dist/plugin/inspector/page.html'],
   );
+  // What the inspector serves into an environment that runs outside Node (a Worker), and the judge calls a Worker bundles.
+  expect(files).toContain('dist/plugin/inspector-exec.js');
+  expect(files).toContain('dist/runtime/ai.js');
   expect(files).toContain('LICENSE');
   expect(files).toContain('README.md');
   expect(files.filter((f) => !/^(dist\/|client\.d\.ts$|mastra\.d\.ts$|package\.json$|README\.md$|LICENSE)/.test(f))).toEqual([]);
@@ -41,7 +41,7 @@ beforeAll(async () => {
   const installed = await npm(['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', tarball], project);
   expect(installed.code, installed.output).toBe(0);
   // The hosts and TypeScript come from this repo's install, as a user's project would have its own.
-  for (const dep of ['vite', 'rollup', 'typescript', '@types/node']) {
+  for (const dep of ['vite', 'rollup', 'typescript', '@types/node', '@cloudflare/vite-plugin', 'wrangler']) {
     fs.mkdirSync(path.dirname(path.join(project, 'node_modules', dep)), { recursive: true });
     fs.symlinkSync(path.join(REPO, 'node_modules', dep), path.join(project, 'node_modules', dep));
   }
@@ -164,3 +164,34 @@ test('the inspector works from the installed package: the page inlines its scrip
     await server.close();
   }
 });
+
+test('a Cloudflare Worker app from the tarball builds, answers under vite dev, and the inspector runs one scorer while another imports cloudflare:workers', async () => {
+  // The fixture's files in a folder of the fresh project: every package resolves from the project.
+  const worker = path.join(project, 'worker');
+  fs.cpSync(path.join(FIXTURES, 'cloudflare-worker'), worker, { recursive: true });
+  const vite = path.join(project, 'node_modules/vite/bin/vite.js');
+  const built = await run(process.execPath, [vite, 'build'], worker, OFFLINE_ENV);
+  expect(built.code, built.output).toBe(0);
+  const out = path.join(worker, 'dist/scorers_worker');
+  const sizes = fs.readdirSync(out, { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && e.name.endsWith('.js')).map((e) => fs.statSync(path.join(e.parentPath, e.name)).size);
+  expect(sizes.length).toBeGreaterThan(0);
+  expect(sizes.filter((size) => size > 200_000)).toEqual([]);
+
+  const server = await startServer(process.execPath, [vite, 'dev', '--host', '127.0.0.1', '--port', '{port}', '--strictPort'], worker, { readyPath: '/agents' });
+  try {
+    expect(await (await fetch(`${server.base}/agents`)).json()).toEqual(['support', 'weather']);
+    const run = async (key: string, output: string) => {
+      const res = await fetch(`${server.base}/__agent-scorers/api/run`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ agent: 'weather', key, input: 'q', output }),
+      });
+      return { status: res.status, body: (await res.json()) as { score?: number; error?: string } };
+    };
+    expect(await run('length', 'x'.repeat(80))).toMatchObject({ status: 200, body: { score: 0.5 } });
+    // greeting.ts imports cloudflare:workers and reads the Worker's vars: it ran inside the Worker.
+    expect(await run('greeting', 'hello there')).toMatchObject({ status: 200, body: { score: 1 } });
+  } finally {
+    await server.stop();
+  }
+}, 300_000);

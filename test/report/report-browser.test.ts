@@ -11,6 +11,7 @@ import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { evalReport } from '../../src/report/index.js';
+import { createScorer, runEvals } from '../../src/runtime/index.js';
 import { REPO } from '../helpers/hosts.js';
 import { HOSTILE, HOSTILE_ID, hostileResult, largeResult } from './results.js';
 
@@ -31,6 +32,17 @@ const SCREENSHOTS = path.join(REPO, 'test/.tmp/report-screenshots');
 let browser: Browser;
 let large: { file: string; failing: number; items: number };
 let hostileFile: string;
+let comparedFile: string;
+
+/** A run compared with its baseline: multi-turn items whose first turn lost its temperature. */
+async function comparedReport(dir: string): Promise<string> {
+  const celsius = createScorer({ id: 'celsius', description: 'Gives °C' }).generateScore(({ run }) => (JSON.stringify(run.output).includes('°C') ? 1 : 0));
+  const polite = createScorer({ id: 'polite', description: 'Says please' }).generateScore(({ run }) => (/please/.test(JSON.stringify(run.output)) ? 1 : 0.5));
+  const cities = ['Oslo', 'Rome', 'Lima', 'Kyiv', 'Baku', 'Doha', 'Riga', 'Suva'];
+  const data = cities.map((city) => ({ id: city.toLowerCase(), turns: [{ input: `Weather in ${city}?`, gates: [celsius] }, { input: 'And tomorrow, please?', scorers: [polite] }] }));
+  const run = (degraded: boolean) => runEvals({ data, scorers: [polite], target: (input: string) => (degraded && input.startsWith('Weather') ? `${input} Sunny.` : `${input} Sunny, 20 °C, please.`) });
+  return evalReport(await run(true), { baseline: await run(false), outDir: dir, title: 'Turns compared' }).files!.html!;
+}
 
 beforeAll(async () => {
   const result = largeResult(1000);
@@ -45,9 +57,11 @@ beforeAll(async () => {
     { id: 'hallucination', miss: (s: number) => s > 0.3 },
     { id: 'verbosity', miss: (s: number) => s < 0.4 || s > 0.8 },
   ];
-  const failing = result.items!.filter((item) => views.some((v) => typeof item.scores[v.id].score === 'number' && v.miss(item.scores[v.id].score!))).length;
+  const score = (item: (typeof result.items)[number], id: string) => (id === 'tool-call' ? item.gates![id] : item.scores[id]).score;
+  const failing = result.items.filter((item) => views.some((v) => typeof score(item, v.id) === 'number' && v.miss(score(item, v.id)!))).length;
   large = { file: report.files!.html!, failing, items: 1000 };
   hostileFile = evalReport(hostileResult(), { outDir: path.join(TMP, 'hostile') }).files!.html!;
+  comparedFile = await comparedReport(path.join(TMP, 'compared'));
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
   if (!hasChromium) return;
   const { chromium } = await import('playwright-core');
@@ -138,10 +152,10 @@ describe.skipIf(!hasChromium)('HTML report in Chromium', () => {
       expect(await page.locator('#items details summary .idx').first().innerText()).toBe('#50');
 
       // A scorer's "worst first" button sorts the items by it and moves focus to the list.
-      await page.locator('button[data-sort="1:asc"]').focus();
+      await page.locator('button[data-sort="0:asc"]').focus();
       await page.keyboard.press('Enter');
       expect(await activeId(page)).toBe('items-heading');
-      expect(await page.locator('#sort').inputValue()).toBe('1:asc');
+      expect(await page.locator('#sort').inputValue()).toBe('0:asc');
       const chips = await page.locator('#items details summary').evaluateAll((summaries: any[]) =>
         summaries.map((s) => Number(/answer-relevancy ([\d.]+)/.exec(s.textContent)?.[1] ?? NaN)));
       expect(chips.filter((n) => !Number.isNaN(n))).toHaveLength(50);
@@ -182,11 +196,45 @@ describe.skipIf(!hasChromium)('HTML report in Chromium', () => {
       const pres = await item.locator('pre').evaluateAll((nodes: any[]) => nodes.map((n) => n.textContent));
       expect(pres).toEqual([HOSTILE.script, HOSTILE.markup, HOSTILE.comment]);
       const reasons = await item.locator('tbody td:nth-child(3)').evaluateAll((cells: any[]) => cells.map((c) => c.textContent));
-      expect(reasons).toEqual([HOSTILE.quotes, HOSTILE.lines, HOSTILE.unicode]);
+      expect(reasons).toEqual([HOSTILE.quotes, HOSTILE.unicode, HOSTILE.lines]);
       const judges = await item.locator('tbody td:nth-child(4)').evaluateAll((cells: any[]) => cells.map((c) => c.textContent));
-      expect(judges).toEqual(['cached', 'live', '—']);
+      expect(judges).toEqual(['cached', '—', 'live']);
       expect(await page.locator('#items details summary .preview').nth(1).evaluate((n: any) => n.textContent)).toBe(HOSTILE.controls);
       await page.screenshot({ path: path.join(SCREENSHOTS, 'hostile.png'), fullPage: true });
+    } finally {
+      await page.close();
+    }
+  });
+
+  test('a comparison with a baseline leads the page; a multi-turn item shows each turn with its own scores and the baseline beside them', async () => {
+    const { page, requests, errors } = await open(comparedFile);
+    try {
+      expect(requests).toEqual([pathToFileURL(comparedFile).href]);
+      expect(errors).toEqual([]);
+      const comparison = page.locator('section.comparison');
+      expect(await comparison.isVisible()).toBe(true);
+      expect((await comparison.boundingBox())!.y).toBeLessThan((await page.locator('.verdict').boundingBox())!.y);
+      expect(await comparison.locator('.headline').innerText()).toBe('1 scorer regressed: turn 0 › gate › celsius.');
+      expect(await comparison.locator('tr.s-regressed th').innerText()).toBe('turn 0 › gate › celsius');
+      expect(await comparison.locator('table.worse tbody tr').count()).toBe(8);
+      await page.screenshot({ path: path.join(SCREENSHOTS, 'compared.png') });
+
+      // Open the first item from the keyboard.
+      await tabTo(page, () => document.activeElement?.tagName === 'SUMMARY');
+      await page.keyboard.press('Enter');
+      const item = page.locator('#items details').first();
+      expect(await item.locator('.ident').innerText()).toBe('Item id: oslo');
+      const turns = item.locator('section.turn');
+      expect(await turns.count()).toBe(2);
+      expect(await turns.nth(0).locator('pre').allInnerTexts()).toEqual(['Weather in Oslo?', 'Weather in Oslo? Sunny.']);
+      // The turn's own gate, its score now and in the baseline.
+      const cells = await turns.nth(0).locator('tbody tr').first().locator('th, td').allInnerTexts();
+      expect(cells.slice(0, 3)).toEqual(['turn 0 › gate › celsius', '0 (misses)', '1 (was higher)']);
+      expect(await turns.nth(1).locator('tbody th').allInnerTexts()).toEqual(['turn 1 › polite']);
+      // The whole conversation's scorer comes after the turns.
+      expect(await item.locator('.body > table tbody th').allInnerTexts()).toEqual(['polite']);
+      await page.screenshot({ path: path.join(SCREENSHOTS, 'compared-item.png'), fullPage: true });
+      expect(errors).toEqual([]);
     } finally {
       await page.close();
     }

@@ -12,7 +12,7 @@ import { build } from 'esbuild';
 import { afterAll, describe, expect, test } from 'vitest';
 import { checkResult, evalReport, type ReportInput } from '../../src/report/index.js';
 import { REPO } from '../helpers/hosts.js';
-import { HOSTILE, HOSTILE_ID, hostileResult, largeResult } from './results.js';
+import { HOSTILE, HOSTILE_ID, hostileResult, hostileResultV1, largeResult } from './results.js';
 
 const TMP = path.join(REPO, 'test/.tmp', `report-unit-${process.pid}`);
 afterAll(() => fs.rmSync(TMP, { recursive: true, force: true }));
@@ -42,16 +42,20 @@ describe('HTML', () => {
 
   test('the data block gives back every string exactly, hostile ones included', () => {
     const data = dataBlock(html);
-    expect(data.scorers.map((s: { id: string }) => s.id)).toEqual([HOSTILE_ID, 'correct', '__proto__']);
-    expect(data.scorers[0]).toEqual({ id: HOSTILE_ID, gate: false, min: 0.7, max: null });
-    expect(data.scorers[1]).toEqual({ id: 'correct', gate: true, min: null, max: null });
-    expect(data.scorers[2]).toEqual({ id: '__proto__', gate: false, min: 0.2, max: 0.8 });
+    expect(data.scorers.map((s: { id: string }) => s.id)).toEqual([HOSTILE_ID, '__proto__', 'correct']);
+    expect(data.scorers[0]).toEqual({ id: HOSTILE_ID, gate: false, min: 0.7, max: null, turn: null });
+    expect(data.scorers[1]).toEqual({ id: '__proto__', gate: false, min: 0.2, max: 0.8, turn: null });
+    expect(data.scorers[2]).toEqual({ id: 'correct', gate: true, min: null, max: null, turn: null });
+    expect(data.baseline).toBe(false);
     const [first, second] = data.items;
     expect(first[0]).toBe(0);
     expect(first[1]).toBe(HOSTILE.script);
     expect(first[3]).toBe(HOSTILE.markup);
     expect(first[4]).toBe(HOSTILE.comment);
-    expect(first[5]).toEqual([[0.25, HOSTILE.quotes, 1], [0, HOSTILE.lines, 0], [null, HOSTILE.unicode, null]]);
+    expect(first[5]).toEqual([[0.25, HOSTILE.quotes, 1], [null, HOSTILE.unicode, null], [0, HOSTILE.lines, 0]]);
+    // No turns; the identity, hostile too, as given.
+    expect(first[6]).toBeNull();
+    expect(first[7]).toBe(HOSTILE.markup);
     // A message list previews as its last message's text; the full input is its JSON.
     expect(second[2]).toBe(HOSTILE.controls);
     expect(JSON.parse(second[1])).toEqual([{ role: 'user', content: HOSTILE.controls }]);
@@ -146,8 +150,44 @@ describe('JUnit', () => {
     expect(junit).not.toMatch(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/);
     expect(junit).not.toMatch(/[\uD800-\uDFFF]/u);
     const root = parse(junit);
-    expect(root.testsuite.map((s) => s.name)).toEqual([HOSTILE_ID, 'correct', '__proto__']);
-    const [tone, correct, proto] = root.testsuite;
+    expect(root.testsuite.map((s) => s.name)).toEqual([HOSTILE_ID, '__proto__', 'correct']);
+    const [tone, proto, correct] = root.testsuite;
+    expect(tone.testcase.map((c) => [c.classname, c.name])).toEqual([
+      [HOSTILE_ID, `#0 ${HOSTILE.script}`],
+      [HOSTILE_ID, '#1 bell nul lone end'],
+      [HOSTILE_ID, 'threshold: mean ≥ 0.7'],
+    ]);
+    expect(tone.testcase[0]['system-out']).toBe(`input: ${HOSTILE.script}\noutput: ${HOSTILE.markup}\nscore: 0.25 (judge: cached)\nreason: ${HOSTILE.quotes}`);
+    expect(tone.testcase.map(failed)).toEqual([false, false, true]);
+    expect(tone.testcase[2].failure).toMatchObject({ type: 'threshold', message: `${HOSTILE_ID} averaged 0.575; its threshold is ≥ 0.7` });
+    // A gate (now under the item's gates) fails on every item below 1, and on its mean.
+    expect(correct.testcase.map(failed)).toEqual([true, false, true]);
+    expect(correct.testcase[0].failure).toMatchObject({ type: 'gate', message: 'gate correct scored 0 on item #0; a gate must score 1', '#text': HOSTILE.lines.replace('\r\n', '\n') });
+    expect(correct.testcase[2]).toMatchObject({ name: 'gate: mean = 1', failure: { message: 'gate correct averaged 0.5; a gate must average 1' } });
+    expect(correct.properties.property).toEqual([
+      { name: 'mean', value: '0.5' },
+      { name: 'notScorable', value: '0' },
+      { name: 'gate', value: 'true' },
+      { name: 'key', value: 'gates/correct' },
+    ]);
+    expect(proto.testcase[0].skipped).toEqual({ message: `not scorable: ${HOSTILE.unicode}` });
+    for (const suite of root.testsuite) {
+      expect(Number(suite.tests)).toBe(suite.testcase.length);
+      expect(Number(suite.failures)).toBe(suite.testcase.filter(failed).length);
+      expect(Number(suite.skipped)).toBe(suite.testcase.filter((c) => c.skipped !== undefined).length);
+    }
+    expect([root.tests, root.failures, root.skipped]).toEqual(['9', '3', '1']);
+  });
+
+  test('a result saved by the first release (gates flagged among the scores) gives the same cases as today', () => {
+    const { junit } = evalReport(hostileResultV1(), { generatedAt: null, title: 'evals <"&">' });
+    // eslint-disable-next-line no-control-regex
+    expect(junit).not.toMatch(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/);
+    expect(junit).not.toMatch(/[\uD800-\uDFFF]/u);
+    const root = parse(junit);
+    // Gates now come after the tracked scorers.
+    expect(root.testsuite.map((s) => s.name)).toEqual([HOSTILE_ID, '__proto__', 'correct']);
+    const [tone, proto, correct] = root.testsuite;
     expect(tone.testcase.map((c) => [c.classname, c.name])).toEqual([
       [HOSTILE_ID, `#0 ${HOSTILE.script}`],
       [HOSTILE_ID, '#1 bell nul lone end'],
@@ -182,7 +222,7 @@ describe('JUnit', () => {
     const root = parse(evalReport(result, { generatedAt: null }).junit);
     expect(root.testsuite).toHaveLength(5);
     expect(Number(root.tests)).toBe(5000 + 4);
-    const gateMisses = result.items!.filter((item) => item.scores['tool-call'].score! < 1).length;
+    const gateMisses = result.items.filter((item) => item.gates!['tool-call'].score! < 1).length;
     expect(gateMisses).toBeGreaterThan(0);
     const missedAggregates = (result.gateResults ?? []).concat([]).filter((g) => !g.passed).length + (result.thresholdResults ?? []).filter((t) => !t.passed).length;
     expect(Number(root.failures)).toBe(gateMisses + missedAggregates);
@@ -190,7 +230,7 @@ describe('JUnit', () => {
     expect(notScorable).toBeGreaterThan(0);
     expect(Number(root.skipped)).toBe(notScorable);
     const gate = root.testsuite.find((s) => s.name === 'tool-call')!;
-    expect(gate.testcase.filter(failed).map((c) => c.failure && c.failure.message).slice(-1)).toEqual([`gate tool-call averaged ${Math.round(result.scores['tool-call'] * 1000) / 1000}; a gate must average 1`]);
+    expect(gate.testcase.filter(failed).map((c) => c.failure && c.failure.message).slice(-1)).toEqual([`gate tool-call averaged ${Math.round(result.gateResults![0].score * 1000) / 1000}; a gate must average 1`]);
   });
 });
 
@@ -319,5 +359,40 @@ describe('agent-scorers report', () => {
       expect(run.stderr).not.toMatch(/\n\s+at /);
     }
     expect(cli([]).code).toBe(2);
+  });
+
+  test('--summary without a baseline writes the run alone; flags that compare need --baseline; bad values and a bad baseline exit 2 naming it', () => {
+    fs.mkdirSync(TMP, { recursive: true });
+    fs.writeFileSync(path.join(TMP, 'result.json'), JSON.stringify(hostileResult()));
+    const { items: _, ...aggregates } = hostileResult();
+    fs.writeFileSync(path.join(TMP, 'no-items.json'), JSON.stringify(aggregates));
+    const ok = cli(['result.json', '--summary', 'alone.md', '--out', 'alone']);
+    expect(ok.stderr).toBe('');
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toContain(`Summary: ${path.join(TMP, 'alone.md')}\n`);
+    const summary = fs.readFileSync(path.join(TMP, 'alone.md'), 'utf8');
+    expect(summary.startsWith('## Eval report: Failed\n\n**Verdict: Failed.** Failed gates: `correct`.')).toBe(true);
+    expect(summary).not.toContain('baseline');
+
+    const cases: Array<[string[], string]> = [
+      [['result.json', '--fail-on', 'regression'], 'agent-scorers report: --fail-on compares two runs: give --baseline FILE too.'],
+      [['result.json', '--json', 'c.json'], 'agent-scorers report: --json compares two runs: give --baseline FILE too.'],
+      [['result.json', '--baseline', 'result.json', '--fail-on', 'failed'], 'agent-scorers report: --fail-on takes "regression"; got "failed".'],
+      [['result.json', '--baseline', 'result.json', '--tolerance=-1'], 'agent-scorers report: --tolerance takes a number of 0 or more (in score units, such as 0.02); got "-1".'],
+      [['result.json', '--baseline', 'result.json', '--tolerance', 'x'], 'agent-scorers report: --tolerance takes a number of 0 or more (in score units, such as 0.02); got "x".'],
+      [['result.json', '--baseline', 'gone.json'], `agent-scorers report: ${path.join(TMP, 'gone.json')}: no such file`],
+      [['result.json', '--baseline', 'no-items.json'], `agent-scorers report: ${path.join(TMP, 'no-items.json')}: cannot be compared: the result has no "items", so it cannot be compared item by item`],
+      [['no-items.json', '--baseline', 'result.json'], `agent-scorers report: ${path.join(TMP, 'no-items.json')}: cannot be compared: the result has no "items", so it cannot be compared item by item`],
+    ];
+    for (const [args, line] of cases) {
+      const run = cli(args);
+      expect(run.code, args.join(' ')).toBe(2);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toBe(`${line}\n`);
+    }
+    // --help lists every flag.
+    const help = cli(['--help']);
+    expect(help.code).toBe(0);
+    for (const flag of ['--out', '--title', '--baseline', '--tolerance', '--summary', '--json', '--fail-on regression', 'report merge']) expect(help.stdout).toContain(flag);
   });
 });

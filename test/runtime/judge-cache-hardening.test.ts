@@ -5,13 +5,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { MockLanguageModelV3 } from 'ai/test';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cachedJudge, JudgeCacheMiss } from '../../src/runtime/index.js';
 import { judgeCacheKey } from '../../src/runtime/judge-cache.js';
 import { lockTiming } from '../../src/runtime/judge-cache-store.js';
+import { unprivileged } from '../helpers/unprivileged.js';
 import { usage } from './helpers.js';
 
-const REPO = path.resolve(import.meta.dirname, '../..');
 const STORES = Symbol.for('agent-scorers.judge-cache.stores');
 let dir: string;
 const timing = { ...lockTiming };
@@ -194,20 +194,18 @@ describe('judge cache: what would stop the write is found before the model is ca
   });
 });
 
-/** Runs a script as `nobody` (root ignores file permissions); undefined when that cannot be done here. */
-function asNobody(): string | undefined {
-  if (process.platform !== 'linux' || process.getuid?.() !== 0) return 'needs root on Linux to switch to the nobody user';
-  const probe = spawnSync('setpriv', ['--reuid=nobody', '--regid=nogroup', '--clear-groups', process.execPath, '-e', `import(${JSON.stringify(pathToFileURL(path.join(REPO, 'dist/runtime/index.js')).href)})`]);
-  if (probe.error) return `setpriv is not available (${probe.error.message})`;
-  if (probe.status !== 0) return `the nobody user cannot run node on the built package here: ${String(probe.stderr).trim().split('\n').at(-1)}`;
-  return undefined;
-}
-const nobodySkip = asNobody();
+// Root ignores file permissions, so these run as `nobody`, from a copy of the package it can reach
+// when the checkout is root-only. Not root: file modes already apply.
+const user = unprivileged();
+afterAll(() => ('cleanup' in user ? user.cleanup() : undefined));
+const nobodySkip = process.getuid?.() !== 0 ? 'needs root on Linux to switch to the nobody user' : 'skip' in user ? user.skip : undefined;
 
 describe.skipIf(nobodySkip !== undefined)(`judge cache: a folder that cannot be written (as a non-root user)${nobodySkip ? `: skipped, ${nobodySkip}` : ''}`, () => {
   const runAsNobody = (file: string) => {
+    if ('skip' in user) throw new Error(user.skip);
+    const { dist } = user;
     const script = `
-import { cachedJudge } from ${JSON.stringify(pathToFileURL(path.join(REPO, 'dist/runtime/index.js')).href)};
+import { cachedJudge } from ${JSON.stringify(pathToFileURL(path.join(dist, 'runtime/index.js')).href)};
 let calls = 0;
 const model = { specificationVersion: 'v3', provider: 'mock-provider', modelId: 'mock-model-id', supportedUrls: {},
   doGenerate: async (call) => { calls++; return { content: [{ type: 'text', text: 'reply to ' + call.prompt[0].content[0].text }],
@@ -218,7 +216,8 @@ const known = await ask('known');
 const fresh = await ask('fresh');
 console.log(JSON.stringify({ known, fresh, calls }));
 `;
-    const run = spawnSync('setpriv', ['--reuid=nobody', '--regid=nogroup', '--clear-groups', process.execPath, '--input-type=module', '-e', script, file], { encoding: 'utf8' });
+    const [command, args] = user.node(['--input-type=module', '-e', script, file]);
+    const run = spawnSync(command, args, { encoding: 'utf8' });
     expect(run.stderr).toBe('');
     return JSON.parse(run.stdout) as { known: string; fresh: string; calls: number };
   };

@@ -92,6 +92,29 @@ const stable = (items: any[]) =>
     ),
   );
 
+describe('the judge models of this package under ai 7', () => {
+  // What `ai` 7's `generateText` does with a spec v3 model (its asLanguageModelV4): a Proxy that reports
+  // `specificationVersion: 'v4'` and passes everything else through. A Proxy may not report another value
+  // for a non-writable, non-configurable property of its target, so a frozen model threw here.
+  const asV4 = <T extends object>(model: T): T =>
+    new Proxy(model, { get: (target, prop) => (prop === 'specificationVersion' ? 'v4' : Reflect.get(target, prop)) });
+  const call = { prompt: [{ role: 'user' as const, content: [{ type: 'text' as const, text: 'Is it sunny?' }] }] };
+
+  it('cachedJudge and offlineJudge can be wrapped, answer through the wrapper, and still cannot be changed', async () => {
+    const model = judgeModel();
+    const judges = [cachedJudge(model, { file: path.join(dir, 'v4.jsonl') }), offlineJudge()];
+    for (const judge of judges) {
+      const wrapped = asV4(judge);
+      expect(wrapped.specificationVersion).toBe('v4');
+      expect((await wrapped.doGenerate(call as any)).content[0].type).toBe('text');
+      expect(() => Object.assign(judge, { modelId: 'other' })).toThrow(TypeError);
+      expect(() => Object.assign(judge, { extra: 1 })).toThrow(TypeError);
+      expect(judge.specificationVersion).toBe('v3');
+    }
+    expect(model.doGenerateCalls).toHaveLength(1);
+  });
+});
+
 describe('cachedJudge: replaying runEvals', () => {
   it('a second identical runEvals makes zero model calls and gives identical results, and says they came from the cache', async () => {
     const file = path.join(dir, 'judge-cache.jsonl');

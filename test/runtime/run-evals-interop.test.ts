@@ -122,6 +122,18 @@ describe('the registry’s scorers in Mastra’s eval tooling', () => {
     expect((error as Error).message).toContain('gate never-short: pass rate');
   });
 
+  it('a function target: this package’s runEvals takes it; Mastra’s runEvals and expectEvals do not (the docs say which)', async () => {
+    const record = registryRecord(relevancyJudge());
+    const target = (input: string) => (input === QUESTION ? ANSWER : '');
+    const ours = await runEvals({ data: [{ input: QUESTION }], target, scorers: [record['mentions-paris'].scorer] });
+    expect(ours.scores).toEqual({ 'mentions-paris': 1 });
+    // Mastra's type says Agent | Workflow; a user without types (or with a cast) meets this at run time.
+    const theirs = await mastraRunEvals({ data: [{ input: QUESTION }], target: target as any, scorers: [record['mentions-paris'].scorer] }).catch((e: unknown) => e);
+    expect(String(theirs)).toContain('getModel is not a function');
+    const helper = await expectEvals({ data: [{ input: QUESTION }], target: target as any, gates: [record['mentions-paris'].scorer] }).toPass().catch((e: unknown) => e);
+    expect(String(helper)).toContain('getModel is not a function');
+  });
+
   it('Mastra’s matchers read this package’s runEvals result as they read Mastra’s', async () => {
     const record = registryRecord(relevancyJudge());
     const result = await runEvals({

@@ -87,7 +87,7 @@ describe('runEvals matches @mastra/core 1.71 on a Mastra Agent', () => {
     const theirs = newAgent();
     const expected: any = await mastraRunEvals({ data: DATA, target: theirs.agent, ...config } as any);
     const ours = newAgent();
-    const { items, ...actual } = await runEvals({ data: DATA, target: ours.agent, ...config });
+    const { items, config: _config, ...actual } = await runEvals({ data: DATA, target: ours.agent, ...(config as { scorers: any[] }) });
 
     // Every field Mastra returns, and no other besides `items`.
     expect(actual).toEqual(expected);
@@ -108,7 +108,7 @@ describe('runEvals matches @mastra/core 1.71 on a Mastra Agent', () => {
       gates: [alwaysOne],
       scorers: [{ scorer: mentionsParis, threshold: 0.9 }, { scorer: weatherOnly, threshold: { min: 0.5, max: 1 } }, long],
     });
-    const { items: _items, ...actual } = await runEvals({
+    const { items: _items, config: _config, ...actual } = await runEvals({
       data: DATA,
       target: newAgent().agent,
       gates: [alwaysOne],
@@ -119,10 +119,19 @@ describe('runEvals matches @mastra/core 1.71 on a Mastra Agent', () => {
     expect(actual.verdict).toBe('scored');
   });
 
+  it('the registry’s function form, resolved per item with its request context, gives what Mastra gives for its result', async () => {
+    const seen: unknown[] = [];
+    const form = ({ requestContext }: { requestContext?: unknown }) => (seen.push(requestContext), { relevance: { scorer: mentionsParis }, size: long });
+    const expected: any = await mastraRunEvals({ data: DATA, target: newAgent().agent, gates: [alwaysOne], scorers: [{ scorer: mentionsParis, threshold: 0.6 }, long] });
+    const { items: _items, config: _config, ...actual } = await runEvals({ data: DATA, target: newAgent().agent, gates: [alwaysOne], scorers: form, thresholds: { relevance: 0.6 } });
+    expect(actual).toEqual(expected);
+    expect(seen).toHaveLength(DATA.length);
+  });
+
   it('the cases cover every verdict and its absence', async () => {
     const verdicts = new Set<string>();
     for (const [, config] of CASES) {
-      const { verdict } = await runEvals({ data: DATA, target: newAgent().agent, ...config });
+      const { verdict } = await runEvals({ data: DATA, target: newAgent().agent, ...(config as { scorers: any[] }) });
       verdicts.add(String(verdict));
     }
     expect([...verdicts].sort()).toEqual(['failed', 'passed', 'scored', 'undefined']);
@@ -162,10 +171,48 @@ describe('runEvals matches @mastra/core 1.71 on a Mastra Agent', () => {
   it('neither scorers nor gates: both refuse', async () => {
     for (const config of [{}, { scorers: [] }, { scorers: [], gates: [] }]) {
       const theirs = await mastraRunEvals({ data: DATA, target: newAgent().agent, ...config } as any).catch((e: Error) => e);
-      const ours = await runEvals({ data: DATA, target: newAgent().agent, ...config }).catch((e: Error) => e);
+      const ours = await runEvals({ data: DATA, target: newAgent().agent, ...(config as any) }).catch((e: Error) => e);
       expect(theirs).toBeInstanceOf(Error);
       expect((theirs as Error).message).toBe('At least one scorer or gate must be provided');
-      expect((ours as Error).message).toBe('runEvals: at least one scorer or gate must be provided (scorers and gates are both empty)');
+      expect((ours as Error).message).toBe('At least one scorer or gate must be provided');
+      expect((ours as any).id).toBe('NO_SCORERS_PROVIDED');
     }
+  });
+});
+
+describe('a failing item on a Mastra Agent', () => {
+  it('names the item, the stage and the scorer, with Mastra’s error id and the cause', async () => {
+    const model = answeringModel((options: any) => {
+      if (userText(options).includes('Oslo')) throw new Error('provider is down');
+      return 'fine';
+    });
+    const agent = new Agent({ id: 'flaky', name: 'flaky', instructions: 'i', model });
+    const target = await runEvals({ data: DATA, target: agent, scorers: [long] }).catch((e) => e);
+    expect(target.name).toBe('RunEvalsError');
+    expect(target.message).toMatch(/^runEvals: item 3 failed in the target: /);
+    expect(target.message).toContain('provider is down');
+    expect([target.index, target.stage, target.id]).toEqual([3, 'target', 'RUN_EXPERIMENT_TARGET_FAILED_TO_GENERATE_RESULT']);
+
+    const picky = createMastraScorer({ id: 'picky', description: 'd' }).generateScore(({ run }) => {
+      if (text(run.output).includes('Tokyo')) throw new Error('no Tokyo');
+      return 1;
+    });
+    const scorer = await runEvals({ data: DATA, target: newAgent().agent, scorers: [picky] }).catch((e) => e);
+    expect(scorer.message).toMatch(/^runEvals: item 2 failed in scorer "picky": /);
+    expect([scorer.index, scorer.stage, scorer.scorerId, scorer.id]).toEqual([2, 'scorer', 'picky', 'RUN_EXPERIMENT_SCORER_FAILED_TO_SCORE_RESULT']);
+    expect(String(scorer.cause?.message ?? scorer.cause)).toContain('no Tokyo');
+  });
+});
+
+describe('Mastra checks the whole run before any item runs', () => {
+  it('a bad item is reported with its own index, in Mastra’s words, and no item runs', async () => {
+    const { model, agent } = newAgent();
+    const data = [...DATA, { turns: [{ input: 'a' }], input: 'both' }];
+    const theirs = await mastraRunEvals({ data, target: newAgent().agent, scorers: [long] } as any).catch((e: Error) => e);
+    const ours = await runEvals({ data: data as any, target: agent, scorers: [long] }).catch((e: Error) => e);
+    expect((ours as Error).message).toBe("Invalid data item at index 4: 'turns' cannot be combined with 'input' or 'inputs'");
+    expect((ours as Error).message).toBe((theirs as Error).message);
+    expect((ours as any).id).toBe('INVALID_DATA_ITEM');
+    expect(modelCalls(model)).toBe(0);
   });
 });

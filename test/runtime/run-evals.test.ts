@@ -1,6 +1,7 @@
 import { Agent } from '@mastra/core/agent';
 import { createScorer as createMastraScorer, runEvals as mastraRunEvals } from '@mastra/core/evals';
 import { createAnswerRelevancyScorer as createMastraRelevancyScorer } from '@mastra/evals/scorers/prebuilt';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -111,8 +112,21 @@ describe('runEvals', () => {
 
   it('validates its inputs', async () => {
     const target = (i: unknown) => i;
-    await expect(runEvals({ data: [], scorers: [lengthScorer], target })).rejects.toThrow(/non-empty array/);
-    await expect(runEvals({ data: [{ nope: 1 } as any], scorers: [lengthScorer], target })).rejects.toThrow(/item 0 must be an object with an "input"/);
+    // Mastra's own words, whatever the target.
+    await expect(runEvals({ data: [], scorers: [lengthScorer], target })).rejects.toThrow('Failed to run experiment: Data array is empty');
+    await expect(runEvals({ data: [{ input: 1 }, { nope: 1 } as any], scorers: [lengthScorer], target })).rejects.toThrow(
+      "Invalid data item at index 1: must have 'input', 'inputs', or 'turns' property",
+    );
+    await expect(runEvals({ data: [{ inputs: [] }], scorers: [lengthScorer], target })).rejects.toThrow("Invalid data item at index 0: 'inputs' must be a non-empty array");
+    await expect(runEvals({ data: [{ input: 1, turns: [{ input: 2 }] } as any], scorers: [lengthScorer], target })).rejects.toThrow(
+      "Invalid data item at index 0: 'turns' cannot be combined with 'input' or 'inputs'",
+    );
+    await expect(runEvals({ data: [{ turns: [{ nope: 2 }] } as any], scorers: [lengthScorer], target })).rejects.toThrow(
+      "Invalid data item at index 0: turn 0 must be an object with an 'input' property",
+    );
+    await expect(runEvals({ data: [{ input: 1, id: 'a' }, { input: 2, id: 'a' }], scorers: [lengthScorer], target })).rejects.toThrow(
+      'runEvals: data items 0 and 1 have the same id "a"; ids must be unique',
+    );
     await expect(runEvals({ data: [{ input: 1 }], scorers: [lengthScorer, lengthScorer], target })).rejects.toThrow(/two scorers have the id "length"/);
     await expect(runEvals({ data: [{ input: 1 }], scorers: [{ not: 'a scorer' } as any], target })).rejects.toThrow(/scorers\[0\] is not a scorer/);
     await expect(
@@ -230,41 +244,46 @@ describe('runEvals: gates, thresholds, verdicts and items on any target', () => 
     expect(result.verdict).toBe('scored');
   });
 
-  it('per-item results: input, output, ground truth, each score and reason, gates marked, not-scorable runs null', async () => {
+  it('per-item results: identity, input, output, ground truth, each score and reason, gates apart, not-scorable runs null', async () => {
     const result = await runEvals({ data, gates: [nonEmpty], scorers: [{ scorer: polite, threshold: 0.5 }, exact], target });
     expect(result.verdict).toBe('passed');
     expect(result.gateResults).toEqual([{ id: 'non-empty', passed: true, score: 1 }]);
+    // An item without an id is known by a hash of its input (checked against node:crypto, not our own SHA-256).
+    const hashOf = (input: string) => createHash('sha256').update(JSON.stringify({ input })).digest('hex').slice(0, 16);
+    const gate = { 'non-empty': { score: 1, reason: null } };
     expect(result.items).toEqual([
       {
         index: 0,
+        id: hashOf('say please'),
         input: 'say please',
         output: 'say please!',
         groundTruth: 'say please!',
-        scores: {
-          'non-empty': { score: 1, reason: null, gate: true },
-          polite: { score: 1, reason: 'politeness 1' },
-          exact: { score: 1, reason: null },
-        },
+        gates: gate,
+        scores: { polite: { score: 1, reason: 'politeness 1', threshold: 0.5 }, exact: { score: 1, reason: null } },
       },
       {
         index: 1,
+        id: hashOf('shout'),
         input: 'shout',
         output: 'shout!',
         groundTruth: 'nope',
-        scores: { 'non-empty': { score: 1, reason: null, gate: true }, polite: { score: 0, reason: 'politeness 0' }, exact: { score: 0, reason: null } },
+        gates: gate,
+        scores: { polite: { score: 0, reason: 'politeness 0', threshold: 0.5 }, exact: { score: 0, reason: null } },
       },
       {
         index: 2,
+        id: hashOf('?'),
         input: '?',
         output: '?!',
         groundTruth: '?!',
+        gates: gate,
         scores: {
-          'non-empty': { score: 1, reason: null, gate: true },
-          polite: { score: null, reason: 'a bare question needs no courtesy', notScorable: true },
+          polite: { score: null, reason: 'a bare question needs no courtesy', notScorable: true, threshold: 0.5 },
           exact: { score: 1, reason: null },
         },
       },
     ]);
+    expect(result.config).toEqual({ form: 'list', gates: ['non-empty'], scorers: ['polite', 'exact'], thresholds: [{ id: 'polite', threshold: 0.5 }] });
     // What a report reads back from a saved file.
     expect(JSON.parse(JSON.stringify(result))).toEqual(result);
   });
@@ -276,10 +295,9 @@ describe('runEvals: gates, thresholds, verdicts and items on any target', () => 
     const result = await runEvals({ data: data.slice(0, 1), gates: [broken], target });
     expect(result.verdict).toBe('failed');
     expect(result.gateResults).toEqual([{ id: 'broken', passed: false, score: 0 }]);
-    expect(result.items[0].scores.broken).toEqual({
+    expect(result.items[0].gates!.broken).toEqual({
       score: 0,
       reason: null,
-      gate: true,
       error: 'Scorer "broken" failed in step "generateScore": no tool log',
     });
   });
@@ -306,14 +324,20 @@ describe('runEvals: gates, thresholds, verdicts and items on any target', () => 
     await expect(runEvals({ data, scorers: [exact], thresholds: { exact: 0.5 } as any, target })).rejects.toThrow(
       'runEvals: "thresholds" goes with a record of scorers; in an array, write { scorer, threshold } entries',
     );
+    // A record's threshold is named by the key the user wrote, not by the scorer's id.
     await expect(runEvals({ data, scorers: record, thresholds: { accuracy: 7 }, target })).rejects.toThrow(
-      'Minimum threshold for scorer "exact" must be a finite number between 0 and 1, got 7',
+      'Minimum threshold for scorer "accuracy" must be a finite number between 0 and 1, got 7',
     );
     const exactTwin = createScorer({ id: 'exact', description: 'another scorer with the same id' }).generateScore(() => 1);
-    await expect(runEvals({ data, gates: [exactTwin], scorers: [exact], target })).rejects.toThrow(/two scorers have the id "exact"/);
+    await expect(runEvals({ data, scorers: [exact, exactTwin], target })).rejects.toThrow(/two scorers have the id "exact"/);
     await expect(runEvals({ data, gates: [exact, exactTwin], target })).rejects.toThrow(/two gates have the id "exact"/);
     await expect(runEvals({ data, gates: [{ id: 'x' } as any], target })).rejects.toThrow('runEvals: gates[0] is not a scorer');
-    await expect(runEvals({ data, target })).rejects.toThrow('runEvals: at least one scorer or gate must be provided');
+    // A type error too, as in Mastra.
+    await expect(runEvals({ data, target } as any)).rejects.toThrow('At least one scorer or gate must be provided');
+    // Gates and tracked scorers are kept apart, so a gate may share its id with a tracked scorer.
+    const apart = await runEvals({ data, gates: [exactTwin], scorers: [exact], target });
+    expect(apart.gateResults).toEqual([{ id: 'exact', passed: true, score: 1 }]);
+    expect(apart.scores).toEqual({ exact: 2 / 3 });
   });
 
   it('one scorer object as a gate and a tracked scorer runs once per item and counts for both', async () => {
@@ -324,7 +348,8 @@ describe('runEvals: gates, thresholds, verdicts and items on any target', () => 
     expect(result.gateResults).toEqual([{ id: 'counted', passed: true, score: 1 }]);
     expect(result.thresholdResults).toEqual([{ id: 'counted', passed: true, averageScore: 1, threshold: 1 }]);
     expect(result.scores).toEqual({ counted: 1, exact: 2 / 3 });
-    expect(result.items[0].scores.counted).toEqual({ score: 1, reason: null, gate: true });
+    expect(result.items[0].scores.counted).toEqual({ score: 1, reason: null, threshold: 1 });
+    expect(result.items[0].gates!.counted).toEqual({ score: 1, reason: null });
   });
 
   it('cached: true when a cachedJudge file answered every judge call, false when any was live, absent without a cache', async () => {

@@ -1,11 +1,15 @@
 import type { Theme } from 'vitepress';
 import DefaultTheme from 'vitepress/theme';
-import { enhanceAppWithTabs } from 'vitepress-plugin-tabs/client';
+import Tabs from './tabs/Tabs.vue';
+import TabPanel from './tabs/TabPanel.vue';
+import './tabs/tabs.css';
 
-// The default theme plus the `:::tabs` components, so one page can hold a complete setup per host.
+// The default theme plus the components of `:::tabs` blocks (the markdown plugin emits `PluginTabs` and
+// `PluginTabsTab`), so one page can hold a complete setup per host, every tab in the static HTML.
 export default {
   extends: DefaultTheme,
   enhanceApp({ app }) {
-    enhanceAppWithTabs(app);
+    app.component('PluginTabs', Tabs);
+    app.component('PluginTabsTab', TabPanel);
   },
 } satisfies Theme;

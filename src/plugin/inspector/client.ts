@@ -13,7 +13,9 @@ interface ManifestScorer { source: 'file' | 'config'; file: string | null; sampl
 interface ManifestAgent { dir: string; config: string | null; configScorers: string; scorers: Record<string, ManifestScorer> }
 interface Diagnostic { code: string; severity: 'error' | 'warning'; agent: string | null; file: string | null; message: string }
 interface Manifest { agents: Record<string, ManifestAgent>; diagnostics: Diagnostic[] }
-interface State { revision: string; manifest: Manifest }
+/** Where scorers run (inspector-env.ts `Where`). */
+interface Where { environment: string | null; runtime: string; how: 'runner' | 'bridge' | 'ssrLoadModule'; note: string | null }
+interface State { revision: string; manifest: Manifest; runs?: Where }
 /** An entry of `api/scorers` (describeEntry in inspector.ts). */
 interface RuntimeScorer { key: string; id: string | null; sampling: Sampling }
 interface RunResult {
@@ -34,7 +36,7 @@ const byId = <T extends HTMLElement = HTMLElement>(id: string): T => {
   return el as T;
 };
 const els = {
-  summary: byId('summary'), live: byId('live'), diagnostics: byId('diagnostics'), agents: byId('agents'),
+  summary: byId('summary'), where: byId('where'), live: byId('live'), diagnostics: byId('diagnostics'), agents: byId('agents'),
   form: byId<HTMLFormElement>('run-form'), agent: byId<HTMLSelectElement>('agent'), scorer: byId<HTMLSelectElement>('scorer'),
   scorerNote: byId('scorer-note'), input: byId<HTMLTextAreaElement>('input'), output: byId<HTMLTextAreaElement>('output'),
   context: byId<HTMLTextAreaElement>('context'), run: byId<HTMLButtonElement>('run'), status: byId('result-status'), result: byId('result'),
@@ -45,6 +47,8 @@ const dict = <T>(): Record<string, T> => Object.create(null) as Record<string, T
 /** Agent key -> its scorers as resolved at run time. */
 let runtime = dict<RuntimeScorer[]>();
 let runtimeErrors = dict<string>();
+/** Agent key -> the scorer files that could not load when it was resolved (the others still show). */
+let runtimeFailed = dict<string[]>();
 const pending = dict<true>();
 const has = (object: object, key: string) => Object.prototype.hasOwnProperty.call(object, key);
 
@@ -125,6 +129,17 @@ function renderSummary(m: Manifest): void {
     `${plural(scorers, 'scorer', 'scorers')} known at build time; ${plural(errors, 'error', 'errors')}, ${plural(warnings, 'warning', 'warnings')}.`;
 }
 
+/** Where scorers run: the environment that imports the registry, and its runtime. */
+function renderWhere(runs: Where | undefined): void {
+  els.where.textContent = '';
+  if (!runs) return;
+  const runtime = runs.runtime === 'node' ? 'Node, in the dev server\'s process' : runs.runtime;
+  // `ssrLoadModule`: not in any environment of the app, but in Node; the note says why.
+  const place: Child[] = runs.environment === null || runs.how === 'ssrLoadModule' ? [runtime, '.'] : ['the ', code(runs.environment), ` environment (${runtime}), where your app imports them.`];
+  els.where.appendChild(h('span', {}, ['Scorers run in ', ...place]));
+  if (runs.note) els.where.appendChild(h('span', { class: 'where-note', role: 'note', text: ` ${runs.note}` }));
+}
+
 const agentAnchor = (m: Manifest, key: string) => `agent-${agentKeys(m).indexOf(key)}`;
 
 function renderDiagnostics(m: Manifest): void {
@@ -196,6 +211,7 @@ function runtimeBlock(agentKey: string, agent: ManifestAgent): HTMLElement | nul
   } else if (runtimeErrors[agentKey]) {
     parts.push(h('p', { class: 'error-box', role: 'alert', text: runtimeErrors[agentKey] }));
   }
+  for (const text of runtimeFailed[agentKey] ?? []) parts.push(h('p', { class: 'error-box', role: 'alert', text }));
   const label = list ? 'Resolve again' : 'Resolve at run time';
   parts.push(h('p', {}, [h('button', {
     type: 'button', text: label, 'aria-label': `${label}: ${agentKey}`, 'data-focus-id': JSON.stringify(['resolve', agentKey]),
@@ -313,13 +329,15 @@ async function resolveRuntime(agentKey: string, fromButton: boolean): Promise<vo
   if (els.agent.value === agentKey) els.scorerNote.textContent = 'Resolving config.scorers at run time…';
   try {
     // A POST: resolving runs the config's function, which the server never does for a GET.
-    const body = await request<{ scorers: RuntimeScorer[] }>('api/scorers', {
+    const body = await request<{ scorers: RuntimeScorer[]; failed?: Array<{ key: string; error: string }> }>('api/scorers', {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ agent: agentKey, ...(context ? { requestContext: context } : {}) }),
     });
     runtime[agentKey] = body.scorers;
     delete runtimeErrors[agentKey];
+    if (body.failed?.length) runtimeFailed[agentKey] = body.failed.map((f) => f.error);
+    else delete runtimeFailed[agentKey];
   } catch (error) {
     runtimeErrors[agentKey] = messageOf(error);
   }
@@ -336,7 +354,9 @@ function render(next: State, changed?: Record<string, true>): void {
   state = next;
   runtime = dict();
   runtimeErrors = dict();
+  runtimeFailed = dict();
   renderSummary(next.manifest);
+  renderWhere(next.runs);
   renderDiagnostics(next.manifest);
   renderAgents(changed);
   fillAgentSelect(next.manifest);

@@ -1,0 +1,175 @@
+/**
+ * The comparison's statistics are right, not decorative: Student's t quantiles match published
+ * tables; runs drawn from known distributions (a seeded generator, so every run of this file draws
+ * the same numbers) give intervals that contain the true difference about 95% of the time; noise
+ * within the tolerance is not called a regression; a real drop is.
+ */
+import { describe, expect, test } from 'vitest';
+import { compareRuns, type ReportInput } from '../../src/report/index.js';
+import { pairedInterval, studentTCdf, studentTQuantile } from '../../src/report/stats.js';
+
+/** mulberry32: small, seeded, uniform on [0, 1). */
+function random(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A standard normal draw (Box-Muller). */
+const normal = (next: () => number) => Math.sqrt(-2 * Math.log(1 - next())) * Math.cos(2 * Math.PI * next());
+
+/** A saved-result-shaped run of one scorer over items `0..n-1`, in a shuffled order (pairing is by id, not position). */
+function run(scores: readonly number[], next: () => number): ReportInput {
+  const items = scores.map((score, i) => ({ index: i, id: `q${i}`, input: `question ${i}`, output: '', scores: { judge: { score, reason: null } } }));
+  for (let i = items.length - 1; i > 0; i--) {
+    const j = Math.floor(next() * (i + 1));
+    [items[i], items[j]] = [items[j], items[i]];
+  }
+  const mean = scores.reduce((a, b) => a + b, 0) / scores.length;
+  return { scores: { judge: mean }, summary: { totalItems: scores.length }, items };
+}
+
+const COARSE = [0, 0.3, 0.7, 1];
+const COARSE_P = [0.1, 0.15, 0.3, 0.45];
+/** The expected difference the coarse scale's moves make by themselves (clamping makes it nonzero). */
+const COARSE_DRIFT = COARSE_P.reduce((sum, p, k) => {
+  const moved = (to: number) => COARSE[Math.min(3, Math.max(0, to))] - COARSE[k];
+  return sum + p * (0.15 * moved(k - 1) + 0.15 * moved(k + 1));
+}, 0);
+
+/** Per item: its difficulty, then the two runs' scores given a true mean difference `delta`. */
+type Model = (next: () => number, delta: number, n: number) => { before: number[]; after: number[] };
+
+const MODELS: Record<string, Model> = {
+  // A continuous judge score: item difficulty plus independent judge noise in each run.
+  'normal judge noise': (next, delta, n) => {
+    const before: number[] = [];
+    const after: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const difficulty = 0.3 + 0.5 * next();
+      before.push(difficulty + 0.1 * normal(next));
+      after.push(difficulty + delta + 0.1 * normal(next));
+    }
+    return { before, after };
+  },
+  // A pass/fail scorer: each item passes with its own probability, shifted by delta in the new run.
+  'pass/fail (0 or 1)': (next, delta, n) => {
+    const before: number[] = [];
+    const after: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const p = 0.25 + 0.5 * next();
+      before.push(next() < p ? 1 : 0);
+      after.push(next() < p + delta ? 1 : 0);
+    }
+    return { before, after };
+  },
+  // An LLM judge's coarse scale (0, 0.3, 0.7, 1), skewed towards high scores. In the new run an
+  // item moves one step down or up with 15% chance each (clamped at the ends), plus a constant
+  // shift chosen so that the expected difference is exactly delta.
+  'coarse skewed scale': (next, delta, n) => {
+    const before: number[] = [];
+    const after: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const r = next();
+      const k = r < COARSE_P[0] ? 0 : r < COARSE_P[0] + COARSE_P[1] ? 1 : r < 1 - COARSE_P[3] ? 2 : 3;
+      const m = next();
+      const j = Math.min(3, Math.max(0, k + (m < 0.15 ? -1 : m < 0.3 ? 1 : 0)));
+      before.push(COARSE[k]);
+      after.push(COARSE[j] + delta - COARSE_DRIFT);
+    }
+    return { before, after };
+  },
+};
+
+describe("Student's t quantiles", () => {
+  test.each([
+    [1, 12.7062],
+    [2, 4.3027],
+    [5, 2.5706],
+    [10, 2.2281],
+    [29, 2.0452],
+    [100, 1.984],
+    [10_000, 1.9602],
+  ])('t(0.975, %i) = %f', (df, expected) => {
+    expect(studentTQuantile(0.975, df)).toBeCloseTo(expected, 3);
+    expect(studentTCdf(expected, df)).toBeCloseTo(0.975, 4);
+  });
+
+  test('a paired interval: fewer than two pairs give none; equal differences give that one value', () => {
+    expect(pairedInterval([])).toEqual({ n: 0, mean: 0, interval: null });
+    expect(pairedInterval([-0.5])).toEqual({ n: 1, mean: -0.5, interval: null });
+    expect(pairedInterval([-0.5, -0.5, -0.5])).toEqual({ n: 3, mean: -0.5, interval: [-0.5, -0.5] });
+    // 0.1 - 0.3 and 0.2 - 0.4 differ only by rounding: no spread.
+    expect(pairedInterval([0.1 - 0.3, 0.2 - 0.4]).interval).toEqual([0.1 - 0.3, 0.1 - 0.3].map(() => expect.closeTo(-0.2, 12)));
+    // By hand: mean -0.2, sd 0.1, n 4: half-width t(0.975, 3) * 0.05 = 3.1824 * 0.05.
+    const { mean, interval } = pairedInterval([-0.1, -0.2, -0.3, -0.2]);
+    expect(mean).toBeCloseTo(-0.2, 12);
+    const half = 3.182446 * (Math.sqrt(0.02 / 3) / 2);
+    expect(interval![0]).toBeCloseTo(-0.2 - half, 5);
+    expect(interval![1]).toBeCloseTo(-0.2 + half, 5);
+  });
+});
+
+describe('intervals over runs drawn from known distributions', () => {
+  const TRIALS = 1500;
+  const N = 80;
+
+  /** Compares TRIALS pairs of runs with true difference `delta`; counts coverage and statuses. */
+  function trials(model: Model, delta: number, seed: number, tolerance = 0.02, n = N) {
+    const next = random(seed);
+    let covered = 0;
+    const statuses = { regressed: 0, improved: 0, unchanged: 0 };
+    for (let t = 0; t < TRIALS; t++) {
+      const { before, after } = model(next, delta, n);
+      const [scorer] = compareRuns(run(after, next), run(before, next), { tolerance }).scorers;
+      expect(scorer.id).toBe('judge');
+      const [low, high] = scorer.interval!;
+      if (low <= delta && delta <= high) covered++;
+      statuses[scorer.status]++;
+    }
+    return { coverage: covered / TRIALS, ...statuses };
+  }
+
+  test.each(Object.keys(MODELS))('%s: the 95-percent interval holds the true difference in 93 to 97 percent of trials', (name) => {
+    const model = MODELS[name];
+    const seen: string[] = [];
+    for (const [delta, seed] of [[0, 1], [-0.05, 2], [0.08, 3]] as const) {
+      const { coverage } = trials(model, delta, seed);
+      seen.push(`delta ${delta}: ${(coverage * 100).toFixed(1)}%`);
+      expect(coverage, `${name}, delta ${delta}`).toBeGreaterThanOrEqual(0.93);
+      expect(coverage, `${name}, delta ${delta}`).toBeLessThanOrEqual(0.97);
+    }
+    console.log(`coverage over ${TRIALS} trials of ${N} items, ${name}: ${seen.join(', ')}`);
+  });
+
+  test.each(Object.keys(MODELS))('%s: noise within the tolerance is called a regression no more often than a 95-percent interval allows; a real drop is found', (name) => {
+    const model = MODELS[name];
+    // A one-sided miss of a 95% interval: at most 2.5% of trials, and only when the noise is wide
+    // against the tolerance (80 pass/fail items); less the further inside the tolerance the truth is.
+    const none = trials(model, 0, 11);
+    expect(none.regressed / TRIALS).toBeLessThanOrEqual(0.025);
+    expect(none.improved / TRIALS).toBeLessThanOrEqual(0.025);
+    const small = trials(model, -0.01, 12);
+    expect(small.regressed / TRIALS).toBeLessThanOrEqual(0.025);
+    // At the tolerance's edge the rate is 2.5% exactly, give or take the trials' own spread (0.4%).
+    const edge = trials(model, -0.02, 13);
+    expect(edge.regressed / TRIALS).toBeLessThanOrEqual(0.035);
+    // A drop of 0.25 at 200 items is found nearly always, and never called an improvement.
+    const drop = trials(model, -0.25, 14, 0.02, 200);
+    expect(drop.regressed / TRIALS).toBeGreaterThanOrEqual(0.95);
+    expect(drop.improved).toBe(0);
+    console.log(`${name}: regressed in ${none.regressed}, ${small.regressed}, ${edge.regressed} and ${drop.regressed} of ${TRIALS} trials at true differences 0, -0.01, -0.02 (80 items) and -0.25 (200 items)`);
+  });
+
+  test('judge noise that is small against the tolerance is never called a regression or an improvement', () => {
+    // 80 items, judge noise sd 0.1 per run: the interval's half-width (~0.03) is near the tolerance,
+    // so a change of 0 or -0.01 never gets its whole interval below -0.02 in these 1,500 trials.
+    for (const [delta, seed] of [[0, 21], [-0.01, 22], [0.01, 23]] as const) {
+      const { regressed, improved } = trials(MODELS['normal judge noise'], delta, seed, 0.05);
+      expect([delta, regressed, improved]).toEqual([delta, 0, 0]);
+    }
+  });
+});
