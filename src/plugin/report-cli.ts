@@ -15,7 +15,7 @@ import { parseArgs } from 'node:util';
 import { checkResult, evalReport, mergeShards, ShardMergeError, type Comparison, type ReportInput } from '../report/index.js';
 import type { RunEvalsResult } from '../runtime/run-evals-types.js';
 import type { Log } from './generate.js';
-import { replaceFile } from './write-file.js';
+import { replaceFile } from '../io/write-file.js';
 
 export const REPORT_USAGE = `Usage: agent-scorers report <result.json> [options]
        agent-scorers report merge <shard.json>... --out <merged.json>
