@@ -259,9 +259,9 @@ async function main() {
             s.rssKb.push(r.rssKb);
           }
         }
-        if (args.profile && args.variants.includes('a')) {
+        if (args.profile && (args.variants.includes('a') || args.variants.includes('k'))) {
           process.stdout.write(', profile');
-          await buildOnce(node, project, 'a', 'cli', { profileDir });
+          await buildOnce(node, project, args.variants.includes('a') ? 'a' : 'k', 'cli', { profileDir });
         }
         process.stdout.write('\n');
         for (const line of noise) console.log(`  printed: ${line}`);

@@ -182,7 +182,7 @@ function group(lx: Lexer): void {
   const last = lx.last!;
   // In a return type, the first `{` after a complete type is the body; one after `:`, `|`, `<` an object type.
   if (isBodyAfter(last) || isTypeEnd(last)) lx.returnTypeAt = -1;
-  push(lx, 'group', '{', '', skipBody(lx.source, lx.i));
+  push(lx, 'group', '{', '', skipGroupAt(lx.source, lx.i));
 }
 
 /**
@@ -192,7 +192,7 @@ function group(lx: Lexer): void {
  */
 function parameters(lx: Lexer): boolean {
   const { source, i } = lx;
-  const end = skipParens(source, i);
+  const end = skipGroupAt(source, i);
   AFTER_PARAMS.lastIndex = end;
   const after = AFTER_PARAMS.exec(source);
   if (after === null) return false;
@@ -245,7 +245,7 @@ function template(lx: Lexer): void {
     if (source.charCodeAt(i) === 96) break;
     if (source.charCodeAt(i) !== 36) bail(); // unterminated
     substitutions = true;
-    i = skipBody(source, i + 1); // `${...}` is code, skipped like a body
+    i = skipGroupAt(source, i + 1); // `${...}` is code, skipped like a body
   }
   const value = source.slice(lx.i + 1, i);
   // Escapes would need cooking, and `\r\n` is cooked to `\n`: leave those to oxc-parser.
@@ -364,48 +364,19 @@ export function regexEnd(source: string, start: number): number {
   return bail();
 }
 
-/**
- * The index just past the `{...}` that opens at `open` (a body, or the `${...}` of a template): the
- * braces are counted outside strings, templates, comments and regular expressions.
- */
-export function skipBody(source: string, open: number): number {
-  let depth = 1;
-  let i = open + 1;
-  for (;;) {
-    BODY_RUN.lastIndex = i;
-    BODY_RUN.test(source);
-    i = BODY_RUN.lastIndex;
-    const c = source.charCodeAt(i);
-    if (c === 123) {
-      depth++;
-      i++;
-    } else if (c === 125) {
-      i++;
-      if (--depth === 0) return i;
-    } else if (c === 96) {
-      i = templateEnd(source, i);
-    } else if (c === 47) {
-      // A slash that is no comment: a regular expression or a division. After a `)` that needs the
-      // parentheses' head (`if (x) /re/`), which only the careful scan knows: rare, so it rescans the body.
-      const regex = startsRegex(source, open, i);
-      if (regex === null) return scanGroup(source, open, null);
-      i = regex ? regexEnd(source, i) : i + 1;
-    } else return bail(); // the end of the source, or an unterminated string
-  }
-}
-
 /** Inside parentheses (or brackets), everything up to the next one of them, a backtick or a slash not in a string or comment. */
 const PAREN_RUN = /(?:[^()'"`/]+|'(?:[^'\\\n\r]|\\[^])*'|"(?:[^"\\\n\r]|\\[^])*"|\/\/[^\n\r\u2028\u2029]*|\/\*[^*]*\*+(?:[^/*][^*]*\*+)*\/)*/y;
 const BRACKET_RUN = /(?:[^[\]'"`/]+|'(?:[^'\\\n\r]|\\[^])*'|"(?:[^"\\\n\r]|\\[^])*"|\/\/[^\n\r\u2028\u2029]*|\/\*[^*]*\*+(?:[^/*][^*]*\*+)*\/)*/y;
 
-/** The index just past the `{...}`, `(...)` or `[...]` that opens at `open`, found lexically. */
-export const skipGroupAt = (source: string, open: number): number => (source.charCodeAt(open) === 123 ? skipBody(source, open) : skipParens(source, open));
-
-/** The index just past the `(...)` or `[...]` that opens at `open`, as `skipBody` finds a body's end. */
-function skipParens(source: string, open: number): number {
+/**
+ * The index just past the `{...}`, `(...)` or `[...]` that opens at `open` (a body, a parameter list, or
+ * the `${...}` of a template): its brackets are counted outside strings, templates, comments and regular
+ * expressions, each run of other text taken in one native step.
+ */
+export function skipGroupAt(source: string, open: number): number {
   const opener = source.charCodeAt(open);
-  const closer = opener === 40 ? 41 : 93;
-  const run = opener === 40 ? PAREN_RUN : BRACKET_RUN;
+  const closer = opener === 123 ? 125 : opener === 40 ? 41 : 93;
+  const run = opener === 123 ? BODY_RUN : opener === 40 ? PAREN_RUN : BRACKET_RUN;
   let depth = 1;
   let i = open + 1;
   for (;;) {
@@ -422,10 +393,12 @@ function skipParens(source: string, open: number): number {
     } else if (c === 96) {
       i = templateEnd(source, i);
     } else if (c === 47) {
+      // A slash that is no comment: a regular expression or a division. After a `)` that needs the
+      // parentheses' head (`if (x) /re/`), which only the careful scan knows: rare, so it rescans the group.
       const regex = startsRegex(source, open, i);
       if (regex === null) return scanGroup(source, open, null);
       i = regex ? regexEnd(source, i) : i + 1;
-    } else return bail();
+    } else return bail(); // the end of the source, or an unterminated string
   }
 }
 
@@ -439,7 +412,7 @@ export function templateEnd(source: string, open: number): number {
     const c = source.charCodeAt(i);
     if (c === 96) return i + 1;
     if (c !== 36) bail();
-    i = skipBody(source, i + 1);
+    i = skipGroupAt(source, i + 1);
   }
 }
 
