@@ -3,10 +3,12 @@
  * imports Vite (as a build has), then does the plugin's steps up to that one, as a cold CI build does
  * them (no cache). The differences between steps are what each step costs.
  *   node bench/cold-parts.mjs [--shape object] [--agents 200] [--runs 3] [--node <path>]
- * Steps: vite (Vite imported: the baseline), import (+ the plugin's Vite entry), scan (+ listing the
- * folders), read (+ reading every config and scorer file the plan reads, not reading them), plan (the
- * reads with the readings: scan + plan), generate (+ the registry module's code and the warnings'
- * text). Compare the total with k − s of `node bench/run.mjs --instructions` on the same project: the
+ * Steps: vite (Vite imported: the baseline), entry (+ the plugin's Vite entry, one bundled file, as a
+ * build imports it), modules (Vite and the core's own modules instead, which the steps after it call:
+ * the same code, loaded from separate files), scan (+ listing the folders), read (+ reading every
+ * config and scorer file, not reading them), plan (the reads with the readings: scan + plan), generate
+ * (+ the registry module's code and the warnings' text). Every step after `modules` is measured against
+ * the one before it. Compare the total with k − s of `node bench/run.mjs --instructions` on the same project: the
  * rest is the host's (printing the warnings) and its threads' while they wait for the plugin.
  */
 import { spawnSync } from 'node:child_process';
@@ -15,7 +17,7 @@ import { pathToFileURL } from 'node:url';
 import { generate } from './generate.mjs';
 import { CALLGRIND, median, splitValgrind } from './stats.mjs';
 
-const STEPS = ['vite', 'import', 'scan', 'read', 'plan', 'generate'];
+const STEPS = ['vite', 'entry', 'modules', 'scan', 'read', 'plan', 'generate'];
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
   const at = args.indexOf(name);
@@ -29,7 +31,7 @@ if (option('--step', null) !== null) {
   const dist = path.join(import.meta.dirname, '../dist');
   const load = (p) => import(pathToFileURL(path.join(dist, p)).href);
   await import('vite');
-  if (step >= 1) await load('plugin/vite.js');
+  if (step === 1) await load('plugin/vite.js');
   if (step >= 2) {
     const fs = await import('node:fs');
     const { scan } = await load('core/scan.js');
@@ -37,8 +39,8 @@ if (option('--step', null) !== null) {
     const { registryModule } = await load('core/codegen.js');
     const { formatDiagnostic } = await load('core/codes.js');
     const input = { root: projectDir, agentsDirs: [path.join(projectDir, 'src/mastra/agents')], extensions: ['.ts', '.mts', '.js', '.mjs'], isExcluded: () => false };
-    const scanned = scan(input);
-    if (step === 3) {
+    const scanned = step >= 3 ? scan(input) : null;
+    if (step === 4) {
       let bytes = 0;
       for (const agent of scanned.agents) {
         if (agent.config) bytes += fs.readFileSync(`${agent.path}/${agent.config}`, 'utf8').length;
@@ -46,9 +48,9 @@ if (option('--step', null) !== null) {
       }
       if (bytes === 0) throw new Error('read nothing: the scan result has changed shape');
     }
-    if (step >= 4) {
+    if (step >= 5) {
       const planned = plan(scanned, analysersFor((p) => fs.readFileSync(p, 'utf8')));
-      if (step >= 5) {
+      if (step >= 6) {
         const code = registryModule(planned, 'agent-scorers/registry', { kind: 'inline', specifier: (p) => p });
         const text = planned.diagnostics.map(formatDiagnostic).join('\n');
         if (code.length + text.length === 0) throw new Error('generated nothing');
@@ -71,11 +73,10 @@ if (option('--step', null) !== null) {
     }
   }
   console.log(`${shape}, ${agents} agents, Node ${spawnSync(node, ['-v'], { encoding: 'utf8' }).stdout.trim()}, medians of ${runs} counted runs (million instructions)`);
-  let before = null;
-  for (const step of STEPS) {
-    const m = median(counts[step]) / 1e6;
-    console.log(`${step.padEnd(9)} ${m.toFixed(0).padStart(6)}${before === null ? '' : `  +${(m - before).toFixed(0)}`}`);
-    before = m;
+  const m = (step) => median(counts[step]) / 1e6;
+  for (const [i, step] of STEPS.entries()) {
+    const against = i === 0 ? null : i <= 2 ? 'vite' : STEPS[i - 1];
+    console.log(`${step.padEnd(9)} ${m(step).toFixed(0).padStart(6)}${against === null ? '' : `  +${(m(step) - m(against)).toFixed(0)} over ${against}`}`);
   }
-  console.log(`plugin total: +${((median(counts.generate) - median(counts.vite)) / 1e6).toFixed(0)}`);
+  console.log(`the plugin's work (scan to generate): +${(m('generate') - m('modules')).toFixed(0)}; with its entry's import: +${(m('generate') - m('modules') + m('entry') - m('vite')).toFixed(0)}`);
 }
