@@ -105,8 +105,8 @@ export function hostileResult(): ReportInput {
   };
 }
 
-/** mulberry32: a small seeded generator, so the large result is the same on every run. */
-function random(seed: number): () => number {
+/** mulberry32: a small seeded generator, uniform on [0, 1), so generated results are the same on every run. */
+export function random(seed: number): () => number {
   return () => {
     seed = (seed + 0x6d2b79f5) | 0;
     let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);

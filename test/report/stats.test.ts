@@ -7,16 +7,7 @@
 import { describe, expect, test } from 'vitest';
 import { compareRuns, type ReportInput } from '../../src/report/index.js';
 import { pairedInterval, studentTCdf, studentTQuantile } from '../../src/report/stats.js';
-
-/** mulberry32: small, seeded, uniform on [0, 1). */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { random } from './results.js';
 
 /** A standard normal draw (Box-Muller). */
 const normal = (next: () => number) => Math.sqrt(-2 * Math.log(1 - next())) * Math.cos(2 * Math.PI * next());
