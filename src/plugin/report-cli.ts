@@ -105,23 +105,35 @@ function comparisonLine(comparison: Comparison): string {
   return parts.join(', ') || 'no scorer to compare';
 }
 
-export async function reportMain(argv: string[], { cwd, log }: { cwd: string; log: Log }): Promise<number> {
-  if (argv[0] === 'merge') return mergeMain(argv.slice(1), { cwd, log });
-  const fail = (message: string, usage = false) => {
-    log.error(`agent-scorers report: ${message}${usage ? `\n\n${REPORT_USAGE}` : ''}`);
+/** A report subcommand's error printer: its name first, the usage after a wrong flag; returns exit code 2. */
+const failWith =
+  (command: string, log: Log) =>
+  (message: string, usage = false): number => {
+    log.error(`agent-scorers ${command}: ${message}${usage ? `\n\n${REPORT_USAGE}` : ''}`);
     return 2;
   };
-  let parsed;
+
+/** A subcommand's parsed arguments, or its exit code: 0 after `--help` (the usage printed), 2 after a wrong flag. */
+function readArgs<T extends { values: { help?: boolean | undefined } }>(parse: () => T, fail: (message: string, usage: boolean) => number, log: Log): T | number {
+  let parsed: T;
   try {
-    parsed = parseArgs({ args: argv, options: REPORT_FLAGS, allowPositionals: true, strict: true });
+    parsed = parse();
   } catch (error) {
     return fail((error as Error).message, true);
   }
-  const { values, positionals } = parsed;
-  if (values.help) {
+  if (parsed.values.help) {
     log.info(REPORT_USAGE);
     return 0;
   }
+  return parsed;
+}
+
+export async function reportMain(argv: string[], { cwd, log }: { cwd: string; log: Log }): Promise<number> {
+  if (argv[0] === 'merge') return mergeMain(argv.slice(1), { cwd, log });
+  const fail = failWith('report', log);
+  const parsed = readArgs(() => parseArgs({ args: argv, options: REPORT_FLAGS, allowPositionals: true, strict: true }), fail, log);
+  if (typeof parsed === 'number') return parsed;
+  const { values, positionals } = parsed;
   if (positionals.length !== 1) return fail(positionals.length === 0 ? 'no result file given.' : 'give one result file (or "report merge" to join shards).', true);
   if (values['fail-on'] !== undefined && values['fail-on'] !== 'regression') {
     return fail(`--fail-on takes "regression"; got ${JSON.stringify(values['fail-on'])}.`);
@@ -177,21 +189,10 @@ export async function reportMain(argv: string[], { cwd, log }: { cwd: string; lo
 }
 
 async function mergeMain(argv: string[], { cwd, log }: { cwd: string; log: Log }): Promise<number> {
-  const fail = (message: string, usage = false) => {
-    log.error(`agent-scorers report merge: ${message}${usage ? `\n\n${REPORT_USAGE}` : ''}`);
-    return 2;
-  };
-  let parsed;
-  try {
-    parsed = parseArgs({ args: argv, options: MERGE_FLAGS, allowPositionals: true, strict: true });
-  } catch (error) {
-    return fail((error as Error).message, true);
-  }
+  const fail = failWith('report merge', log);
+  const parsed = readArgs(() => parseArgs({ args: argv, options: MERGE_FLAGS, allowPositionals: true, strict: true }), fail, log);
+  if (typeof parsed === 'number') return parsed;
   const { values, positionals } = parsed;
-  if (values.help) {
-    log.info(REPORT_USAGE);
-    return 0;
-  }
   if (positionals.length === 0) return fail('no shard results given.', true);
   if (values.out === undefined) return fail('give --out FILE, the merged result to write.', true);
   let merged;
