@@ -397,6 +397,7 @@ export const VARIANTS = {
   k: { what: 'plugin, cold in CI: its cache folder emptied before every build, CI=true', plugin: true, cold: true, env: { CI: 'true' } },
   f: { what: 'plugin, cold outside CI: its cache folder emptied before every build, CI unset (so it writes the cache)', plugin: true, cold: true },
   o: { what: 'another plugin build', plugin: true },
+  p: { what: 'another plugin build, cold in CI (as k)', plugin: true, cold: true, env: { CI: 'true' } },
   s: { what: 'stand-in: a plugin that only serves the registry text the plugin generated for this tree (captured from a real build)', plugin: false, standIn: true },
   b: { what: 'hand-written', plugin: false },
   c: { what: 'import.meta.glob', plugin: false },
@@ -550,7 +551,7 @@ export default Object.freeze(byAgent);
     // n: the plugin with nothing kept from the previous build (a first build, or CI without a cache).
     const plugin = isPluginVariant(variant);
     const standIn = VARIANTS[variant].standIn === true;
-    const pkg = variant === 'o' ? 'agent-scorers-other' : 'agent-scorers';
+    const pkg = variant === 'o' || variant === 'p' ? 'agent-scorers-other' : 'agent-scorers';
     fs.writeFileSync(
       path.join(dir, `vite.config.${variant}.ts`),
       `import { defineConfig } from 'vite';

@@ -19,7 +19,7 @@
  * Options: --sizes 20,200  --shapes object,mastra  --modes cli,api  --nodes current,24  --runs <n>
  *   --variants abce (e: the hand-written registry imported by the entry)  --plugin <dir or file>  (another build of the plugin: a dist/ folder or its
  *   plugin/vite.js)  --compare <dir or file>  (also build with that plugin build, variant o, and
- *   report a/o: the way to measure one change)  --profile (a CPU profile of one plugin `vite build` per project, bench/.tmp/prof)
+ *   report a/o, and k/p with k in --variants, p being that build cold: the way to measure one change)  --profile (a CPU profile of one plugin `vite build` per project, bench/.tmp/prof)
  *   --no-write (leave bench/results.json alone)
  *   --instructions (count each build's instructions under valgrind's callgrind instead of timing it:
  *   repeatable to ~1% whatever else the machine runs, ~50x slower; 3 runs unless --runs; bench/instructions.json)
@@ -85,10 +85,11 @@ function parseArgs(argv) {
   if (args.sizes.some((n) => !Number.isInteger(n) || n < 1)) throw new Error('--sizes takes positive integers');
   if (args.shapes.some((s) => !SHAPES[s])) throw new Error(`--shapes takes ${Object.keys(SHAPES).join(', ')}`);
   if (args.modes.some((m) => m !== 'cli' && m !== 'api')) throw new Error('--modes takes cli, api');
-  const letters = Object.keys(VARIANTS).filter((v) => v !== 'o'); // o comes only with --compare
+  const letters = Object.keys(VARIANTS).filter((v) => v !== 'o' && v !== 'p'); // o and p come only with --compare
   if (args.variants.some((v) => !letters.includes(v)) || args.variants.length === 0) throw new Error(`--variants takes letters ${letters.join(', ')}`);
   if (args.runs !== null && !(args.runs >= 1)) throw new Error('--runs takes a positive integer');
-  if (args.compare) args.variants.push('o');
+  // o: the other build warm, against a; p: cold in CI, against k.
+  if (args.compare) args.variants.push(...(args.variants.includes('a') ? ['o'] : []), ...(args.variants.includes('k') ? ['p'] : []));
   return args;
 }
 
@@ -309,6 +310,8 @@ async function main() {
             cpuAE: ratio(m('a', 'cpuMs'), m('e', 'cpuMs')),
             ao: ratio(m('a', 'ms'), m('o', 'ms')),
             cpuAO: ratio(m('a', 'cpuMs'), m('o', 'cpuMs')),
+            kp: ratio(m('k', 'ms'), m('p', 'ms')),
+            cpuKP: ratio(m('k', 'cpuMs'), m('p', 'cpuMs')),
             minAB: variants.a && variants.b ? round(variants.a.minMs / variants.b.minMs, 2) : null,
             ...(args.both ? { countedRuns, ...counted } : {}),
           });
@@ -331,6 +334,7 @@ async function main() {
   if (has('a') && has('e')) header.push('a/e', 'cpu a/e');
   if (has('a') && has('b')) header.push('rss a/b', 'a rss MB', 'gz a-b');
   if (has('o')) header.push('a/o', 'cpu a/o');
+  if (has('p')) header.push('k/p', 'cpu k/p');
   const rows = [header];
   for (const r of results) {
     const row = [r.node, r.shape, r.mode, r.agents, ...args.variants.map((v) => r.variants[v].medianMs)];
@@ -344,6 +348,7 @@ async function main() {
     if (has('a') && has('e')) row.push(r.ae.toFixed(2), r.cpuAE.toFixed(2));
     if (has('a') && has('b')) row.push(r.rssAB.toFixed(2), r.variants.a.medianRssMb, r.variants.a.gzipBytes - r.variants.b.gzipBytes);
     if (has('o')) row.push(r.ao.toFixed(2), r.cpuAO.toFixed(2));
+    if (has('p')) row.push(r.kp.toFixed(2), r.cpuKP.toFixed(2));
     rows.push(row);
   }
   const loadAfter = os.loadavg().map((x) => round(x, 2));
@@ -402,7 +407,7 @@ async function main() {
 }
 
 /** The ratios of instruction counts an `--instructions` run reports where both builds ran; each result holds them as `insXY`. */
-const INS_PAIRS = [['a', 'b'], ['k', 'b'], ['k', 'c'], ['k', 's'], ['s', 'b'], ['f', 'b'], ['n', 'b'], ['a', 'c'], ['a', 'e'], ['a', 'o']];
+const INS_PAIRS = [['a', 'b'], ['k', 'b'], ['k', 'c'], ['k', 's'], ['s', 'b'], ['f', 'b'], ['n', 'b'], ['a', 'c'], ['a', 'e'], ['a', 'o'], ['k', 'p']];
 const insKey = (x, y) => `ins${x.toUpperCase()}${y.toUpperCase()}`;
 
 /** The table, summary and file of an `--instructions` run: medians of instruction counts, in millions. */
@@ -455,6 +460,9 @@ function reportBoth(args, results, { loadBefore, t0 }) {
   add(has('s') && has('b'), 's/b', (r) => fix(r.sb, 2));
   add(has('k') && has('b'), 'rss k/b', (r) => fix(r.rssKB, 2));
   add(has('o'), 'ins a/o', (r) => fix(r.insAO, 3));
+  add(has('p'), 'ins k/p', (r) => fix(r.insKP, 3));
+  add(has('p'), 'k/p', (r) => fix(r.kp, 2));
+  add(has('p'), 'cpu k/p', (r) => fix(r.cpuKP, 2));
   const rows = [['node', 'shape', 'mode', 'agents', ...args.variants.map((v) => `${v} ms`), ...cols.map(([title]) => title)]];
   for (const r of results) rows.push([r.node, r.shape, r.mode, r.agents, ...args.variants.map((v) => r.variants[v].medianMs), ...cols.map(([, get]) => get(r))]);
   const loadAfter = os.loadavg().map((x) => round(x, 2));
