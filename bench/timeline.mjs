@@ -5,7 +5,9 @@
  *   node bench/timeline.mjs [--shape object] [--agents 200] [--runs 5] [--node <path>]
  * Each run is a fresh `vite build` process whose config wraps the plugin's `load` hook and adds a plugin
  * that only notes the time of `buildStart`, `buildEnd` and `generateBundle`; times are milliseconds from
- * the config's evaluation, medians of the runs.
+ * the config's evaluation, medians of the runs. `window busy %` is the main thread's event-loop utilisation
+ * between the registry's answer and `buildEnd`, while the host loads the registry's imports: the share of
+ * that window the main thread spends running JavaScript (the host's own hooks) rather than waiting.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -33,6 +35,7 @@ import agentScorers from 'agent-scorers/vite';
 
 const t0 = performance.now();
 const mark = (what: string) => process.stderr.write(\`@@ \${what} \${(performance.now() - t0).toFixed(1)}\\n\`);
+let answered: ReturnType<typeof performance.eventLoopUtilization> | null = null;
 const plugin = agentScorers({ dts: false }) as { load: { handler: (this: unknown, id: string) => unknown } };
 const load = plugin.load.handler;
 plugin.load.handler = function (id) {
@@ -40,12 +43,16 @@ plugin.load.handler = function (id) {
   mark('registry asked');
   const result = load.call(this, id);
   mark('registry answered');
+  answered = performance.eventLoopUtilization();
   return result;
 };
 export default defineConfig({
   ...${JSON.stringify(options)},
   plugins: [
-    { name: 'timeline', buildStart: () => mark('buildStart'), buildEnd: () => mark('buildEnd'), generateBundle: () => mark('generateBundle') },
+    { name: 'timeline', buildStart: () => mark('buildStart'), buildEnd: () => {
+        mark('buildEnd');
+        if (answered) process.stderr.write(\`@@ window busy % \${(performance.eventLoopUtilization(answered).utilization * 100).toFixed(1)}\\n\`);
+      }, generateBundle: () => mark('generateBundle') },
     plugin,
   ],
 });
