@@ -15,14 +15,9 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { generate } from './generate.mjs';
-import { CALLGRIND, median, splitValgrind } from './stats.mjs';
+import { CALLGRIND, median, option, splitValgrind } from './stats.mjs';
 
 const STEPS = ['vite', 'entry', 'modules', 'scan', 'read', 'plan', 'generate'];
-const args = process.argv.slice(2);
-const option = (name, fallback) => {
-  const at = args.indexOf(name);
-  return at === -1 ? fallback : args[at + 1];
-};
 
 if (option('--step', null) !== null) {
   // The child: one step, in this fresh process.

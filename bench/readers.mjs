@@ -11,12 +11,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { generate, SHAPES } from './generate.mjs';
+import { option } from './stats.mjs';
 
-const args = process.argv.slice(2);
-const option = (name, fallback) => {
-  const at = args.indexOf(name);
-  return at === -1 ? fallback : args[at + 1];
-};
 const shapes = option('--shapes', Object.keys(SHAPES).join(',')).split(',');
 const agents = Number(option('--agents', '20'));
 const dist = path.resolve(option('--dist', path.join(import.meta.dirname, '../dist')));

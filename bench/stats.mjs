@@ -1,3 +1,9 @@
+/** The value after `--name` on this process's command line, or `fallback` when it is not given. */
+export function option(name, fallback) {
+  const at = process.argv.indexOf(name, 2);
+  return at === -1 ? fallback : process.argv[at + 1];
+}
+
 /** The median of a list of numbers (the mean of the two middle values for an even count). */
 export function median(xs) {
   const s = [...xs].sort((a, b) => a - b);

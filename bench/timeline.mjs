@@ -13,13 +13,8 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { generate, viteOptions } from './generate.mjs';
-import { median } from './stats.mjs';
+import { median, option } from './stats.mjs';
 
-const args = process.argv.slice(2);
-const option = (name, fallback) => {
-  const at = args.indexOf(name);
-  return at === -1 ? fallback : args[at + 1];
-};
 const shape = option('--shape', 'object');
 const agents = Number(option('--agents', '200'));
 const runs = Number(option('--runs', '5'));
