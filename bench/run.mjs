@@ -89,6 +89,7 @@ function parseArgs(argv) {
   if (args.variants.some((v) => !letters.includes(v)) || args.variants.length === 0) throw new Error(`--variants takes letters ${letters.join(', ')}`);
   if (args.runs !== null && !(args.runs >= 1)) throw new Error('--runs takes a positive integer');
   // o: the other build warm, against a; p: cold in CI, against k.
+  if (args.compare && !args.variants.includes('a') && !args.variants.includes('k')) throw new Error('--compare needs a or k in --variants: it measures against them');
   if (args.compare) args.variants.push(...(args.variants.includes('a') ? ['o'] : []), ...(args.variants.includes('k') ? ['p'] : []));
   return args;
 }
