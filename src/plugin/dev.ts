@@ -9,6 +9,7 @@
  * Edits of existing scorer files are left to Vite's normal HMR; they re-plan only when what the
  * plan read from the file changed (e.g. a missing default export was fixed).
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { agentKeyOfResolvedId, isOurId } from '../core/codegen.js';
 import type { Plan, PlannedFile } from '../core/plan.js';
@@ -66,6 +67,24 @@ export interface DevHooks {
 
 /** How long a burst of watcher events (a rename, a folder copy) may take before `refresh` runs. */
 const SETTLE_MS = 40;
+/**
+ * How often, and how many times, a changed file that reads empty is looked at again. Vite's HMR waits
+ * up to 100 ms; on a loaded machine (a CI runner during a test suite) a writer can be held longer
+ * between its truncate and its write, and the wait costs nothing unless a file of ours reads empty.
+ */
+const EMPTY_POLL_MS = 10;
+const EMPTY_POLLS = 100;
+const statOf = (file: string): fs.Stats | undefined => {
+  try {
+    return fs.statSync(file, { throwIfNoEntry: false });
+  } catch {
+    return undefined; // unreadable: the edit's check reports it
+  }
+};
+const stampOf = (file: string): string => {
+  const stat = statOf(file);
+  return stat ? `${stat.size}:${stat.mtimeMs}:${stat.ino}` : 'gone';
+};
 
 export function watchAgents(server: DevServer, hooks: DevHooks): () => void {
   const agentsDirs = hooks.agentsDirs.map(toPosix);
@@ -100,12 +119,39 @@ export function watchAgents(server: DevServer, hooks: DevHooks): () => void {
     }
     if (affectsDiscovery(file, agentsDirs, hooks.plan()?.folders ?? [])) changed(file);
   };
+  /** Files that read empty after a `change`, looked at again until they are written (see `onChange`). */
+  const emptied = new Set<string>();
+  let stopped = false;
   const onChange = (raw: string) => {
     const file = toPosix(raw);
     if (file === dtsFile) {
       scheduleRefresh(); // edited by hand: restore it
       return;
     }
+    if (emptied.has(file)) return; // its wait checks it
+    const planned = hooks.plan();
+    const ours = planned ? filesOf(planned).has(file) : affectedAgent(file, agentsDirs) !== null;
+    // A save that truncates and then writes can be reported between the two: chokidar drops a second
+    // `change` of one path within 50 ms of the first, so nothing would tell us of the content, and a
+    // reading of the empty file can equal the plan's (a file without a default export, being fixed).
+    // As Vite's HMR does, an empty file is looked at again until it changes (or stays empty).
+    if (ours && statOf(file)?.size === 0) {
+      emptied.add(file);
+      const before = stampOf(file);
+      let polls = 0;
+      const poll = () => {
+        if (stopped) return;
+        if (stampOf(file) === before && ++polls < EMPTY_POLLS) return void setTimeout(poll, EMPTY_POLL_MS);
+        emptied.delete(file);
+        checkEdit(file);
+      };
+      setTimeout(poll, EMPTY_POLL_MS);
+      return;
+    }
+    checkEdit(file);
+  };
+  /** Re-plans when an edit changed what the plan read from `file`; otherwise lets Vite's HMR handle it. */
+  const checkEdit = (file: string) => {
     const planned = hooks.plan();
     // Vite finds a changed file's modules by its path up to a `?` or `#`, so it never updates a scorer
     // file or config whose path holds one (the plugin reads those itself, index.ts `load`): we do.
@@ -135,6 +181,7 @@ export function watchAgents(server: DevServer, hooks: DevHooks): () => void {
   scheduleRefresh();
 
   const stop = () => {
+    stopped = true;
     clearTimeout(timer);
     for (const [event, listener] of events) server.watcher.off?.(event, listener);
   };

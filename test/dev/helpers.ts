@@ -47,7 +47,15 @@ export async function startDev(
     loader = 'ssrLoadModule',
     pluginOptions = { dts: false },
     plugins = [],
-  }: { loader?: Loader; pluginOptions?: object; /** Put after ours. */ plugins?: object[] } = {},
+    watch = true,
+  }: {
+    loader?: Loader;
+    pluginOptions?: object;
+    /** Put after ours. */
+    plugins?: object[];
+    /** False: Vite's stand-in watcher, which reports nothing; a test emits the events itself. */
+    watch?: boolean;
+  } = {},
 ): Promise<Dev> {
   const vite = await importVite(viteName);
   const agentScorers = await importPlugin();
@@ -61,8 +69,9 @@ export async function startDev(
     appType: 'custom',
     plugins: [agentScorers(pluginOptions), ...plugins],
     optimizeDeps: { noDiscovery: true, include: [] },
+    ...(watch ? {} : { server: { watch: null } }),
   });
-  await watcherSettled(server.watcher, dir);
+  if (watch) await watcherSettled(server.watcher, dir);
   const lastChange = new Map<string, number>();
   server.watcher.on('change', (file: string) => lastChange.set(path.resolve(file), Date.now()));
   // What the watcher reported, for the message of a timed-out `until` (a missed event or a stale module?).

@@ -1,11 +1,17 @@
 /**
- * A folder change that lands while Vite is still transforming our module (its load already read the
- * old folders) must not leave that old code cached: Vite caches a finished transform unless the
- * module was invalidated after the transform began. Made deterministic with a plugin that holds the
- * transform of the registry module until the watcher has reported the change.
+ * Changes that land while the plugin is mid-way, made deterministic:
+ * - A folder change that lands while Vite is still transforming our module (its load already read the
+ *   old folders) must not leave that old code cached: Vite caches a finished transform unless the
+ *   module was invalidated after the transform began. A plugin holds the transform of the registry
+ *   module until the watcher has reported the change.
+ * - A save reported between its truncate and its write: chokidar drops a second `change` of a path
+ *   within 50 ms of the first, so the report of the content never comes. The server runs without a
+ *   watcher and the test reports the one `change` itself, while the file is empty.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { scorerSource, startDev, type Dev, type ViteName } from './helpers.js';
+import { scorerSource, shape, startDev, type Dev, type ViteName } from './helpers.js';
 
 const REGISTRY = '\0virtual:agent-scorers';
 
@@ -47,5 +53,40 @@ describe.each(['vite8', 'vite7'] as ViteName[])('%s', (viteName) => {
     expect(await first).not.toContain('research'); // the request that was running answers as it began
 
     expect(await code()).toContain('research');
+  });
+
+  describe('a save reported while the file is empty', () => {
+    const failure = () => dev!.load().then(() => '', (e: Error) => String(e.message));
+    const registry = async () => shape((await dev!.load()).default);
+    async function broken(): Promise<string> {
+      dev = await startDev(viteName, 'dev-basic', { watch: false });
+      const file = path.join(dev.agents, 'support/scorers/helpfulness.ts');
+      expect((await registry()).support).toEqual(['helpfulness=helpfulness']);
+      fs.writeFileSync(file, 'export const notDefault = 1;\n');
+      dev.server.watcher.emit('change', file);
+      expect(await failure()).toContain('[SCORER_NO_DEFAULT_EXPORT] Agent "support": scorer "helpfulness" has no default export');
+      return file;
+    }
+
+    test('is read again once written: fixing a file without a default export recovers', async () => {
+      const file = await broken();
+      fs.writeFileSync(file, '');
+      dev!.server.watcher.emit('change', file); // read now, the file says what the plan knows: no default export
+      fs.writeFileSync(file, scorerSource('helpfulness-fixed')); // reported by nothing
+      const fixed = await dev!.until(registry, (r) => r.support?.[0] === 'helpfulness=helpfulness-fixed');
+      expect(fixed.support).toEqual(['helpfulness=helpfulness-fixed']);
+    });
+
+    test('that stays empty is reported as empty', async () => {
+      dev = await startDev(viteName, 'dev-basic', { watch: false });
+      const file = path.join(dev.agents, 'support/scorers/helpfulness.ts');
+      expect((await registry()).support).toEqual(['helpfulness=helpfulness']);
+      fs.writeFileSync(file, '');
+      dev.server.watcher.emit('change', file);
+      // Meanwhile Vite's HMR may run the empty module, which the registry rejects as it runs
+      // (SCORER_INVALID_EXPORT); the plan's own report follows once the wait for a write ends.
+      const message = await dev.until(failure, (m) => m.includes('[SCORER_NO_DEFAULT_EXPORT]'));
+      expect(message).toContain('[SCORER_NO_DEFAULT_EXPORT] Agent "support": scorer "helpfulness" has no default export');
+    });
   });
 });

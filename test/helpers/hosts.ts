@@ -215,3 +215,15 @@ export async function poll<T>(
 
 /** How many times `needle` occurs in `haystack`. */
 export const count = (haystack: string, needle: string): number => haystack.split(needle).length - 1;
+
+/**
+ * Writes a file a dev server watches and has seen written before. chokidar (inside Vite) drops a second
+ * `change` of one path within 50 ms of the first, and a test that writes again as soon as it sees
+ * the first edit served can land in that window, so its write goes unreported (seen: a Worker
+ * served the previous content for 60 s). Waits until the last write is 200 ms old, and 100 ms at least.
+ */
+export async function rewriteFile(file: string, content: string): Promise<void> {
+  const mtime = fs.statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? 0;
+  await new Promise((resolve) => setTimeout(resolve, Math.max(100, mtime + 200 - Date.now())));
+  fs.writeFileSync(file, content);
+}

@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { count, prepare, REPO, run } from '../helpers/hosts.js';
+import { count, prepare, REPO, rewriteFile, run } from '../helpers/hosts.js';
 import { get } from './serve.js';
 import { OFFLINE_ENV, startServer, type Started, until } from './processes.js';
 
@@ -308,7 +308,7 @@ export default createScorer({ id: 'judged', description: 'A judge explains the s
       const ran = await until(() => post(`${inspector}api/run`, { agent: 'weather', key: 'length', input: 'q', output: long }), (a) => a.json?.score === 0.25, 'the edit in the inspector');
       expect(ran.status).toBe(200);
     } finally {
-      fs.writeFileSync(file, before);
+      await rewriteFile(file, before);
       await until(() => get(`${server.base}/score?agent=weather&key=length&output=${long}`), (r) => r.body?.score === 0.5, 'the file restored');
     }
   });
@@ -318,7 +318,7 @@ export default createScorer({ id: 'judged', description: 'A judge explains the s
     const failing = await until(() => get(`${server.base}/agents/weather`), (r) => r.status >= 500, 'the broken file fails the Worker');
     expect(JSON.stringify(failing.body)).toContain('[SCORER_NO_DEFAULT_EXPORT]');
     expect(JSON.stringify(failing.body)).toContain('src/mastra/agents/weather/scorers/broken.ts');
-    fs.writeFileSync(path.join(scorers(), 'broken.ts'), "export default { id: 'fixed', run: async () => ({ score: 1 }) };\n");
+    await rewriteFile(path.join(scorers(), 'broken.ts'), "export default { id: 'fixed', run: async () => ({ score: 1 }) };\n");
     await until(weather, (body) => body?.broken === 'fixed', 'broken.ts fixed');
     fs.rmSync(path.join(scorers(), 'broken.ts'));
     await until(weather, (body) => body && !('broken' in body), 'broken.ts deleted');

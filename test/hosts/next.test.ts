@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { count, poll, prepare } from '../helpers/hosts.js';
+import { count, poll, prepare, rewriteFile } from '../helpers/hosts.js';
 import { nextBuild, startNext, writeNextConfig } from './next-host.js';
 
 const PLANNER = 'src/mastra/agents/weather/subagents/planner/scorers';
@@ -32,7 +32,7 @@ describe.each(['turbopack', 'webpack'] as const)('next dev (%s)', (bundler) => {
       await poll(async () => server.output(), (o) => o.includes('[SCORER_SYNTAX_ERROR]'), { timeout: 30_000, interval: 200 });
       expect(server.output()).toContain(`Agent "weather/planner": scorer "typo" does not parse: Unexpected token. (${PLANNER}/typo.ts:1:37)`);
       expect(keysOf(await server.get('/api/scorers'))).toEqual(['brevity']);
-      fs.writeFileSync(path.join(dir, PLANNER, 'typo.ts'), `export default { id: 'planner:typo', run: async () => ({ score: 1 }) };\n`);
+      await rewriteFile(path.join(dir, PLANNER, 'typo.ts'), `export default { id: 'planner:typo', run: async () => ({ score: 1 }) };\n`);
       await poll(() => server.get('/api/scorers'), (d) => keysOf(d).includes('typo'), { timeout: 30_000, interval: 200, context: server.output });
       // Three generations, one watcher: each warning printed once for the session.
       expect(count(server.output(), '[SCORER_KEY_COLLISION]'), server.output()).toBe(1);

@@ -10,7 +10,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { captureLogger, count, poll, prepare, REPO, run, stripAnsi } from '../helpers/hosts.js';
+import { captureLogger, count, poll, prepare, REPO, rewriteFile, run, stripAnsi } from '../helpers/hosts.js';
 import { watcherSettled } from '../dev/helpers.js';
 import { freePort, get, serve } from './serve.js';
 
@@ -234,7 +234,7 @@ describe('vite dev', () => {
 
   test('fixing the file recovers', async () => {
     const file = path.join(agents, 'recipes/scorers/broken.ts');
-    fs.writeFileSync(file, "import { keyword } from '../../../scorers';\n\nexport default keyword('file-fixed', 'x');\n");
+    await rewriteFile(file, "import { keyword } from '../../../scorers';\n\nexport default keyword('file-fixed', 'x');\n");
     const fixed = await poll(scorersRoute, (r) => r.status === 200, { timeout: 15_000, context: () => `\nlogs:\n${logs.slice(-20).join('\n')}` });
     expect(recipes(fixed.body)).toEqual({ form: 'record', keys: ['added', 'broken', 'servings'], ids: ['file-added', 'file-fixed', 'file-servings'] });
   });
