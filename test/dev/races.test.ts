@@ -58,35 +58,35 @@ describe.each(['vite8', 'vite7'] as ViteName[])('%s', (viteName) => {
   describe('a save reported while the file is empty', () => {
     const failure = () => dev!.load().then(() => '', (e: Error) => String(e.message));
     const registry = async () => shape((await dev!.load()).default);
-    async function broken(): Promise<string> {
+    /** A server without a watcher, serving the fixture; resolves to the scorer file the tests edit. */
+    async function serving(): Promise<string> {
       dev = await startDev(viteName, 'dev-basic', { watch: false });
-      const file = path.join(dev.agents, 'support/scorers/helpfulness.ts');
       expect((await registry()).support).toEqual(['helpfulness=helpfulness']);
-      fs.writeFileSync(file, 'export const notDefault = 1;\n');
-      dev.server.watcher.emit('change', file);
-      expect(await failure()).toContain('[SCORER_NO_DEFAULT_EXPORT] Agent "support": scorer "helpfulness" has no default export');
-      return file;
+      return path.join(dev.agents, 'support/scorers/helpfulness.ts');
     }
+    /** Writes `file` and reports the one `change` the watcher would. */
+    const save = (file: string, content: string) => {
+      fs.writeFileSync(file, content);
+      dev!.server.watcher.emit('change', file);
+    };
+    const NO_DEFAULT = '[SCORER_NO_DEFAULT_EXPORT] Agent "support": scorer "helpfulness" has no default export';
 
     test('is read again once written: fixing a file without a default export recovers', async () => {
-      const file = await broken();
-      fs.writeFileSync(file, '');
-      dev!.server.watcher.emit('change', file); // read now, the file says what the plan knows: no default export
+      const file = await serving();
+      save(file, 'export const notDefault = 1;\n');
+      expect(await failure()).toContain(NO_DEFAULT);
+      save(file, ''); // reported while empty, which reads as the plan knows it: no default export
       fs.writeFileSync(file, scorerSource('helpfulness-fixed')); // reported by nothing
       const fixed = await dev!.until(registry, (r) => r.support?.[0] === 'helpfulness=helpfulness-fixed');
       expect(fixed.support).toEqual(['helpfulness=helpfulness-fixed']);
     });
 
     test('that stays empty is reported as empty', async () => {
-      dev = await startDev(viteName, 'dev-basic', { watch: false });
-      const file = path.join(dev.agents, 'support/scorers/helpfulness.ts');
-      expect((await registry()).support).toEqual(['helpfulness=helpfulness']);
-      fs.writeFileSync(file, '');
-      dev.server.watcher.emit('change', file);
+      save(await serving(), '');
       // Meanwhile Vite's HMR may run the empty module, which the registry rejects as it runs
       // (SCORER_INVALID_EXPORT); the plan's own report follows once the wait for a write ends.
-      const message = await dev.until(failure, (m) => m.includes('[SCORER_NO_DEFAULT_EXPORT]'));
-      expect(message).toContain('[SCORER_NO_DEFAULT_EXPORT] Agent "support": scorer "helpfulness" has no default export');
+      const message = await dev!.until(failure, (m) => m.includes('[SCORER_NO_DEFAULT_EXPORT]'));
+      expect(message).toContain(NO_DEFAULT);
     });
   });
 });
