@@ -104,7 +104,7 @@ export function watchAgents(server: DevServer, hooks: DevHooks): () => void {
     timer.unref?.();
   };
 
-  /** `misread`: `file`'s own module is stale too (see `onChange`). */
+  /** `misread`: `file`'s own module is stale too (see `onChange` and `checkEdit`). */
   const changed = (file: string, misread = false) => {
     hooks.invalidatePlan();
     invalidateVirtualModules(server, affectedAgent(file, agentsDirs), misread ? file : null);
@@ -143,7 +143,12 @@ export function watchAgents(server: DevServer, hooks: DevHooks): () => void {
         if (stopped) return;
         if (stampOf(file) === before && ++polls < EMPTY_POLLS) return void setTimeout(poll, EMPTY_POLL_MS);
         emptied.delete(file);
-        checkEdit(file);
+        if (stampOf(file) === before) return checkEdit(file); // left empty
+        // Written since. Vite's HMR acted on the report at once, so a runner may have run the empty
+        // file meanwhile, and no report of the write will come: every runner, in this process or not
+        // (a Worker's), fetches the file and our modules afresh, from a new plan.
+        forgetInRunners(server, (node) => node.file === file || node.id === file);
+        changed(file, true);
       };
       setTimeout(poll, EMPTY_POLL_MS);
       return;

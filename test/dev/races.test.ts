@@ -11,7 +11,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { scorerSource, shape, startDev, type Dev, type ViteName } from './helpers.js';
+import { importVite, scorerSource, shape, startDev, type Dev, type ViteName } from './helpers.js';
 
 const REGISTRY = '\0virtual:agent-scorers';
 
@@ -79,6 +79,26 @@ describe.each(['vite8', 'vite7'] as ViteName[])('%s', (viteName) => {
       fs.writeFileSync(file, scorerSource('helpfulness-fixed')); // reported by nothing
       const fixed = await dev!.until(registry, (r) => r.support?.[0] === 'helpfulness=helpfulness-fixed');
       expect(fixed.support).toEqual(['helpfulness=helpfulness-fixed']);
+    });
+
+    test("and run empty by Vite's HMR meanwhile is fetched again once written, by a runner the plugin cannot reach", async () => {
+      const file = await serving();
+      // A runner of the server's own making is not one the plugin drops modules from: like a Worker's,
+      // it learns of changes only from the environment's messages.
+      const { createServerModuleRunner } = await importVite(viteName);
+      const runner = createServerModuleRunner(dev!.server.environments.ssr);
+      try {
+        const fromRunner = async () => shape((await runner.import('virtual:agent-scorers')).default);
+        const failure = () => fromRunner().then(() => '', (e: Error) => String(e.message));
+        expect((await fromRunner()).support).toEqual(['helpfulness=helpfulness']);
+        save(file, ''); // Vite's HMR tells the runner at once; it runs the empty file
+        expect(await dev!.until(failure, (m) => m !== '')).toContain('[SCORER_INVALID_EXPORT] Agent "support": scorer "helpfulness": the default export is undefined');
+        fs.writeFileSync(file, scorerSource('helpfulness-renamed')); // reported by nothing
+        const renamed = await dev!.until(fromRunner, (r) => r.support?.[0] === 'helpfulness=helpfulness-renamed');
+        expect(renamed.support).toEqual(['helpfulness=helpfulness-renamed']);
+      } finally {
+        await runner.close();
+      }
     });
 
     test('that stays empty is reported as empty', async () => {
