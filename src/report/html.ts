@@ -61,6 +61,8 @@ export function renderHtml(result: ReadResult, { title, generatedAt, comparison 
         min: t === null ? null : typeof t === 'number' ? t : (t.min ?? null),
         max: t === null || typeof t === 'number' ? null : (t.max ?? null),
         turn: v.turn,
+        // Where lower is better, a rise is what got worse.
+        lower: comparison?.slots.get(v.key)?.direction === 'lower-is-better',
       };
     }),
     baseline: comparison !== undefined,
@@ -160,29 +162,38 @@ ${script ? `<script>${script}</script>` : ''}
 `;
 }
 
-/** `1 regressed` / `2 improved` / `Unchanged`: the comparison in a word or two. */
+/** `1 regressed, 1 inconclusive` / `2 improved` / `Unchanged`: the comparison in a word or two. */
 function comparisonWord(detail: ComparisonDetail): string {
   const count = (status: string) => detail.comparison.scorers.filter((s) => s.status === status).length;
-  const regressed = count('regressed');
-  const improved = count('improved');
-  if (regressed > 0) return `${regressed} regressed`;
-  if (improved > 0) return `${improved} improved`;
-  return 'Unchanged';
+  const told = (['regressed', 'removed', 'inconclusive'] as const).filter((status) => count(status) > 0).map((status) => `${count(status)} ${status}`);
+  if (told.length > 0) return told.join(', ');
+  if (count('improved') > 0) return `${count('improved')} improved`;
+  return detail.shared < 2 ? 'Not compared' : 'Unchanged';
 }
 
-const STATUS_MARK = { regressed: '▼', improved: '▲', unchanged: '=' } as const;
+const STATUS_MARK = { regressed: '▼', improved: '▲', unchanged: '=', inconclusive: '?', added: '+', removed: '−' } as const;
 
 /** The comparison with the baseline: a table per scorer, then the items that got worse (the worst 50). */
 function comparisonSection(detail: ComparisonDetail, items: number): string {
   const { comparison, slots, shared, tolerance } = detail;
   const regressed = comparison.scorers.filter((s) => s.status === 'regressed');
   const improved = comparison.scorers.filter((s) => s.status === 'improved');
-  const label = (id: string) => `${slots.get(id)?.label ?? id}${slots.get(id)?.gate ? ' (gate)' : ''}`;
-  const headline = regressed.length > 0
-    ? `${regressed.length} ${regressed.length === 1 ? 'scorer' : 'scorers'} regressed: ${regressed.map((s) => label(s.id)).join(', ')}.`
+  const removed = comparison.scorers.filter((s) => s.status === 'removed');
+  const inconclusive = comparison.scorers.filter((s) => s.status === 'inconclusive');
+  const label = (id: string) => `${slots.get(id)?.label ?? id}${slots.get(id)?.gate ? ' (gate)' : ''}${slots.get(id)?.direction === 'lower-is-better' ? ' (lower is better)' : ''}`;
+  const scorersWord = (n: number) => `${n} ${n === 1 ? 'scorer' : 'scorers'}`;
+  const said = [
+    regressed.length > 0 ? `${scorersWord(regressed.length)} regressed: ${regressed.map((s) => label(s.id)).join(', ')}.` : '',
+    removed.length > 0 ? `${scorersWord(removed.length)} removed (in the baseline only, no longer checked): ${removed.map((s) => label(s.id)).join(', ')}.` : '',
+    inconclusive.length > 0
+      ? `${scorersWord(inconclusive.length)} inconclusive over ${shared} ${shared === 1 ? 'item' : 'items'} in both runs: ${inconclusive.map((s) => label(s.id)).join(', ')}; a change for the worse beyond the tolerance can be neither shown nor ruled out.`
+      : '',
+  ].filter(Boolean);
+  const headline = said.length > 0
+    ? said.join(' ')
     : improved.length > 0
-      ? `No scorer regressed; ${improved.length} improved: ${improved.map((s) => label(s.id)).join(', ')}.`
-      : 'No scorer regressed or improved beyond the tolerance.';
+      ? `No scorer regressed over ${shared} items in both runs; ${improved.length} improved: ${improved.map((s) => label(s.id)).join(', ')}.`
+      : `No scorer regressed or improved beyond the tolerance over ${shared} items in both runs.`;
   const rows = comparison.scorers.map((s) => {
     const cell = (value: number | null) => (value === null ? '—' : formatScore(value));
     const interval = s.interval === null ? '—' : `${formatDifference(s.interval[0])} to ${formatDifference(s.interval[1])}`;
@@ -202,11 +213,12 @@ function comparisonSection(detail: ComparisonDetail, items: number): string {
     comparison.onlyInResult > 0 ? `${comparison.onlyInResult} only in this run` : '',
     comparison.onlyInBaseline > 0 ? `${comparison.onlyInBaseline} only in the baseline` : '',
   ].filter(Boolean).join(', ');
-  const state = regressed.length > 0 ? 'regressed' : improved.length > 0 ? 'improved' : 'unchanged';
+  const state = regressed.length > 0 || removed.length > 0 ? 'regressed' : inconclusive.length > 0 ? 'inconclusive' : improved.length > 0 ? 'improved' : 'unchanged';
+  const warnings = comparison.warnings.map((w) => `<p class="warning" role="note"><strong>Warning:</strong> ${escapeHtml(w)}</p>`).join('\n');
   return `<section class="comparison c-${state}" aria-labelledby="comparison-heading">
 <h2 id="comparison-heading">Compared with the baseline</h2>
-<p class="headline">${escapeHtml(headline)}</p>
-<p class="meta">${shared} ${shared === 1 ? 'item' : 'items'} in both runs${onlyIn ? ` (${onlyIn})` : ''}, of ${items} in this run. Difference: this run minus the baseline, per item, with its 95% interval (paired t); a scorer regressed when the whole interval lies below −${formatScore(tolerance)}.</p>
+${warnings ? `${warnings}\n` : ''}<p class="headline">${escapeHtml(headline)}</p>
+<p class="meta">${shared} ${shared === 1 ? 'item' : 'items'} in both runs${onlyIn ? ` (${onlyIn})` : ''}, of ${items} in this run. Difference: this run minus the baseline, per item, with its 95% interval (paired t); a scorer regressed when the whole interval lies more than ${formatScore(tolerance)} on the worse side of 0 (below it; above it where lower is better), and is inconclusive when the interval reaches there without lying wholly there.</p>
 <table class="compare"><thead><tr><th scope="col">Scorer</th><th scope="col">Before</th><th scope="col">After</th><th scope="col">Difference</th><th scope="col">95% interval</th><th scope="col">Items</th><th scope="col">Status</th></tr></thead>
 <tbody>${rows.join('\n')}</tbody></table>
 ${worse}

@@ -8,7 +8,7 @@
  */
 import path from 'node:path';
 import { replaceFile } from '../io/write-file.js';
-import { checkTolerance, compareDetailed, type CompareOptions, type Comparison } from './compare.js';
+import { checkScorerOptions, checkTolerance, compareDetailed, type CompareOptions, type Comparison, type ScorerCompareOptions } from './compare.js';
 import { renderHtml } from './html.js';
 import { renderJUnit } from './junit.js';
 import { readResult, type ReportInput } from './result.js';
@@ -26,7 +26,7 @@ export type {
   ReportNestedScores,
 } from './result.js';
 export { checkResult } from './result.js';
-export type { Comparison, ComparisonStatus, CompareOptions, ScorerComparison, WorseItem } from './compare.js';
+export type { Comparison, ComparisonStatus, CompareOptions, ScoreDirection, ScorerCompareOptions, ScorerComparison, WorseItem } from './compare.js';
 export { DEFAULT_TOLERANCE } from './compare.js';
 export { mergeShards, ShardMergeError } from './merge.js';
 export { SUMMARY_MAX_LENGTH } from './summary.js';
@@ -61,11 +61,18 @@ export interface EvalReportOptions {
    */
   baseline?: ReportInput;
   /**
-   * How far below zero a scorer's whole 95% interval must lie for it to count as regressed (above
-   * zero: improved), in score units. Only with `baseline`.
+   * How far beyond zero, on the worse side, a scorer's whole 95% interval must lie for it to count
+   * as regressed (on the better side: improved), in score units. Only with `baseline`.
    * @default 0.02
    */
   tolerance?: number;
+  /**
+   * Per scorer, keyed by slot (`relevance`, `gates/calls-tool`) or bare scorer id: which way is
+   * better (`direction`, else the run's `{ max }` threshold says lower, else `@mastra/evals`'
+   * `hallucination-scorer`, `toxicity-scorer` and `bias-scorer` are lower-is-better, else higher)
+   * and its own `tolerance`. Only with `baseline`.
+   */
+  scorers?: Readonly<Record<string, ScorerCompareOptions>>;
 }
 
 export interface EvalReport {
@@ -78,7 +85,10 @@ export interface EvalReport {
    * verdict and scorers, then the items that got worse; at most 60,000 characters.
    */
   summary: string;
-  /** With `baseline`: per scorer before, after, difference, interval and status; the items that got worse. */
+  /**
+   * With `baseline`: per scorer before, after, difference, interval, direction and status; the items
+   * that got worse; the counts of items only one run has; warnings.
+   */
   comparison?: Comparison;
   /** Absolute paths of the files written; present when `outDir`, `htmlFile`, `junitFile` or `summaryFile` was given. */
   files?: { html?: string; junit?: string; summary?: string };
@@ -100,7 +110,7 @@ export const DEFAULT_JUNIT_FILE = 'eval-report.junit.xml';
  * @example
  * const base = JSON.parse(fs.readFileSync('baseline/result.json', 'utf8'));
  * const { comparison } = evalReport(result, { baseline: base, outDir: 'eval-report' });
- * if (comparison?.scorers.some((s) => s.status === 'regressed')) process.exitCode = 1;
+ * if (comparison?.scorers.some((s) => s.status === 'regressed' || s.status === 'removed')) process.exitCode = 1;
  */
 export function evalReport(result: ReportInput, options: EvalReportOptions = {}): EvalReport {
   const checked = readResult(result);
@@ -108,7 +118,8 @@ export function evalReport(result: ReportInput, options: EvalReportOptions = {})
   const generatedAt = options.generatedAt === undefined ? new Date() : options.generatedAt;
   // Checked even without a baseline (a first run, before there is one), so a wrong value shows at once.
   const tolerance = checkTolerance(options.tolerance);
-  const detail = options.baseline === undefined ? undefined : compareDetailed(checked, readBaseline(options.baseline), { tolerance });
+  const scorers = checkScorerOptions(options.scorers);
+  const detail = options.baseline === undefined ? undefined : compareDetailed(checked, readBaseline(options.baseline), { tolerance, scorers });
   const report: EvalReport = {
     html: renderHtml(checked, { title, generatedAt, comparison: detail }),
     junit: renderJUnit(checked, { name: title, comparison: detail }),
@@ -139,12 +150,16 @@ function readBaseline(baseline: unknown) {
  * `items[i].id`). For each scorer slot (tracked scorers by id; gates as `gates/<id>`; a
  * structured form's `trajectory/<id>` and `steps/<step>/<id>`; a turn's own `turns/<n>/<id>` and
  * `turns/<n>/gates/<id>`): the means before and after over the items both runs scored, the mean
- * per-item difference with a paired 95% t-interval, and `regressed` when the whole interval lies
- * below −`tolerance`, `improved` when above +`tolerance`, else `unchanged`. Also every item that
- * scored lower, largest drop first, and the counts of items only one run has.
+ * per-item difference with a paired 95% t-interval, the `direction` it is read in, and a status:
+ * `regressed` when the whole interval lies beyond `tolerance` on the worse side, `improved` on the
+ * better side, `inconclusive` when it reaches beyond `tolerance` on the worse side without lying
+ * wholly there (or fewer than two items were scored by both), else `unchanged`; `added` or
+ * `removed` for a scorer only one run has. Also every item that scored worse, largest change
+ * first, the counts of items only one run has, and `warnings` when the runs share too little.
  *
- * Throws a `TypeError` naming the field when either is not a `runEvals` result with items, or
- * when `tolerance` is not a number of 0 or more.
+ * Throws a `TypeError` naming the field when either is not a `runEvals` result with items (a score
+ * that is not a finite number included), when `tolerance` is not a number of 0 or more, or when
+ * `scorers` names no scorer of either run.
  *
  * @example
  * const comparison = compareRuns(result, baseline, { tolerance: 0.05 });

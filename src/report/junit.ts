@@ -148,13 +148,14 @@ export function renderJUnit(result: ReadResult, { name, comparison }: JUnitOptio
       const label = `${slot?.label ?? s.id}${slot?.gate ? ' (gate)' : ''}`;
       const cell = (value: number | null) => (value === null ? 'none' : formatScore(value));
       const interval = s.interval === null ? 'no interval' : `95% interval ${formatDifference(s.interval[0])} to ${formatDifference(s.interval[1])}`;
-      const text = `${label}: ${cell(s.before)} before, ${cell(s.after)} after, difference ${s.difference === null ? 'none' : formatDifference(s.difference)} (${interval}; tolerance ${formatScore(comparison.tolerance)})`;
-      const body = s.status === 'regressed'
-        ? `<failure message="${xmlAttr(`${label} regressed: ${text.slice(label.length + 2)}`)}" type="regression"/>`
+      const text = `${label}: ${cell(s.before)} before, ${cell(s.after)} after, difference ${s.difference === null ? 'none' : formatDifference(s.difference)} (${interval}; tolerance ${formatScore(slot?.tolerance ?? comparison.tolerance)}; ${s.direction})`;
+      // A removed scorer is no longer checked at all: as red as one that got worse.
+      const body = s.status === 'regressed' || s.status === 'removed'
+        ? `<failure message="${xmlAttr(`${label} ${s.status}: ${text.slice(label.length + 2)}`)}" type="${s.status === 'regressed' ? 'regression' : 'removed'}"/>`
         : '';
       return `    <testcase classname="${suiteName}" name="${xmlAttr(label)}" time="0">${body}<system-out>${xmlText(`${s.status}: ${text}`)}</system-out></testcase>`;
     });
-    const regressed = comparison.comparison.scorers.filter((s) => s.status === 'regressed').length;
+    const regressed = comparison.comparison.scorers.filter((s) => s.status === 'regressed' || s.status === 'removed').length;
     suites.push(
       `  <testsuite name="${suiteName}" tests="${cases.length}" failures="${regressed}" errors="0" skipped="0" time="0">\n` +
         `    <properties>\n      <property name="tolerance" value="${formatScore(comparison.tolerance)}"/>\n      <property name="onlyInBaseline" value="${comparison.comparison.onlyInBaseline}"/>\n      <property name="onlyInResult" value="${comparison.comparison.onlyInResult}"/>\n    </properties>\n${cases.join('\n')}\n  </testsuite>`,

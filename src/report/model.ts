@@ -226,6 +226,8 @@ function view(result: ReadResult, id: string, slot: Slot): ScorerView {
     if (value === undefined) v.notScorable++;
     else v.scores.push(value);
   }
+  // A threshold the run was given is recorded in its config even where no item gave a number.
+  if (v.threshold === null && slot.group === 'scores') v.threshold = result.config?.thresholds.find((t) => t.id === id)?.threshold ?? null;
   if (result.items === undefined && slot.group !== 'turn') {
     // Aggregates only: the summary's count (keyed by id across groups) is all there is.
     v.notScorable = own(result.summary.notScorable, id) ?? 0;

@@ -92,9 +92,9 @@ export const PAGE_SCRIPT = `
         run[0] === null ? 'not scorable' : fmt(run[0]) + (miss ? ' (misses)' : '')));
       if (data.baseline) {
         var was = run[3];
-        var drop = was !== null && run[0] !== null && run[0] < was;
+        var drop = was !== null && run[0] !== null && (scorer.lower ? run[0] > was : run[0] < was);
         row.appendChild(el('td', was === null ? 'neutral' : drop ? 'bad' : '',
-          was === null ? '—' : fmt(was) + (drop ? ' (was higher)' : '')));
+          was === null ? '—' : fmt(was) + (drop ? (scorer.lower ? ' (was lower)' : ' (was higher)') : '')));
       }
       row.appendChild(el('td', run[1] ? 'reason' : 'neutral', run[1] || '—'));
       row.appendChild(el('td', '', run[2] === 1 ? 'cached' : run[2] === 0 ? 'live' : '—'));

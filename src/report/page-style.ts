@@ -84,6 +84,11 @@ th { color: var(--muted); font-weight: 600; }
 .st-regressed { color: var(--fail); }
 .st-improved { color: var(--pass); }
 .st-unchanged { color: var(--muted); }
+.st-inconclusive, .st-removed { color: var(--warn); }
+.c-inconclusive { border-color: var(--warn); }
+.c-inconclusive .headline { color: var(--warn); }
+.comparison .warning { color: var(--warn); background: var(--warn-bg); padding: 6px 10px; border-radius: 6px; }
+tr.s-inconclusive th, tr.s-inconclusive td, tr.s-removed th, tr.s-removed td { background: var(--warn-bg); }
 tr.s-regressed th, tr.s-regressed td { background: var(--fail-bg); }
 table.compare td, table.worse td, table.turns td { font-variant-numeric: tabular-nums; }
 table.worse, table.turns { margin-top: 12px; }

@@ -9,7 +9,7 @@
  * Every string from the run (ids, inputs) goes into a code span, where Markdown, HTML and
  * @-mentions are inert.
  */
-import type { ComparisonDetail } from './compare.js';
+import type { ComparisonDetail, ComparisonStatus, ScorerComparison } from './compare.js';
 import { formatDifference, formatScore, formatThreshold, preview, scorerViews } from './model.js';
 import type { ReadResult } from './result.js';
 
@@ -51,7 +51,14 @@ export const mdText = (text: string): string =>
     .replace(/>/g, '&gt;');
 
 const VERDICT_WORDS = { passed: 'Passed', scored: 'Scored', failed: 'Failed' } as const;
-const STATUS = { regressed: '▼ regressed', improved: '▲ improved', unchanged: 'unchanged' } as const;
+const STATUS: Record<ComparisonStatus, string> = {
+  regressed: '▼ regressed',
+  improved: '▲ improved',
+  unchanged: 'unchanged',
+  inconclusive: '? inconclusive',
+  added: '+ added',
+  removed: '− removed',
+};
 
 /** A table that can lose rows from its end, with a note saying how many. */
 interface Table {
@@ -80,28 +87,61 @@ export function renderSummary(result: ReadResult, { title, comparison, maxLength
   let heading = `## ${mdText(title)}: ${verdict}`;
   if (comparison) {
     const { comparison: c, slots, shared, tolerance } = comparison;
-    const label = (id: string) => `${code(slots.get(id)?.label ?? id)}${slots.get(id)?.gate ? ' (gate)' : ''}`;
-    const regressed = c.scorers.filter((s) => s.status === 'regressed');
-    const improved = c.scorers.filter((s) => s.status === 'improved');
-    if (regressed.length > 0) heading += `, ${regressed.length} regressed`;
+    const label = (id: string) => {
+      const slot = slots.get(id);
+      return `${code(slot?.label ?? id)}${slot?.gate ? ' (gate)' : ''}${slot?.direction === 'lower-is-better' ? ' (lower is better)' : ''}`;
+    };
+    const withStatus = (status: ComparisonStatus) => c.scorers.filter((s) => s.status === status);
+    const regressed = withStatus('regressed');
+    const removed = withStatus('removed');
+    const inconclusive = withStatus('inconclusive');
+    const improved = withStatus('improved');
+    const counted = [[regressed, 'regressed'], [removed, 'removed'], [inconclusive, 'inconclusive']] as const;
+    const told = counted.filter(([list]) => list.length > 0).map(([list, word]) => `${list.length} ${word}`);
+    if (told.length > 0) heading += `, ${told.join(', ')}`;
     else if (improved.length > 0) heading += `, ${improved.length} improved`;
-    const lead = regressed.length > 0
-      ? `**${plural(regressed.length, 'scorer')} regressed** against the baseline: ${regressed.map((s) => `${label(s.id)} (${formatDifference(s.difference!)})`).join(', ')}.`
-      : `No scorer regressed against the baseline${improved.length > 0 ? `; ${improved.length} improved: ${improved.map((s) => `${label(s.id)} (${formatDifference(s.difference!)})`).join(', ')}` : ''}.`;
-    blocks.push([heading, '', lead, '']);
-    const order = { regressed: 0, improved: 1, unchanged: 2 } as const;
+    const interval = (s: ScorerComparison) => (s.interval === null ? '' : `, 95% interval ${formatDifference(s.interval[0])} to ${formatDifference(s.interval[1])}`);
+    const lead: string[] = [];
+    if (regressed.length > 0) {
+      lead.push(`**${plural(regressed.length, 'scorer')} regressed** against the baseline: ${regressed.map((s) => `${label(s.id)} (${formatDifference(s.difference!)})`).join(', ')}.`);
+    }
+    if (removed.length > 0) {
+      lead.push(`**${plural(removed.length, 'scorer')} removed**, in the baseline only, so ${removed.length === 1 ? 'it is' : 'they are'} no longer checked: ${removed.map((s) => label(s.id)).join(', ')}.`);
+    }
+    if (inconclusive.length > 0) {
+      const why = (s: ScorerComparison) => {
+        const pairs = slots.get(s.id)?.pairs ?? 0;
+        if (s.interval !== null) return `${label(s.id)} (${formatDifference(s.difference!)}${interval(s)})`;
+        return `${label(s.id)} (${pairs === 0 ? 'no item' : 'only 1 item'} scored by both runs)`;
+      };
+      lead.push(
+        `**${plural(inconclusive.length, 'scorer')} inconclusive** over ${plural(shared, 'item')} in both runs: ${inconclusive.map(why).join(', ')}. ` +
+          'A change for the worse beyond the tolerance can be neither shown nor ruled out: too few items, too much noise, or too few scored by both runs.',
+      );
+    }
+    if (regressed.length === 0 && removed.length === 0 && inconclusive.length === 0) {
+      lead.push(`No scorer regressed against the baseline${improved.length > 0 ? `; ${improved.length} improved: ${improved.map((s) => `${label(s.id)} (${formatDifference(s.difference!)})`).join(', ')}` : ''}.`);
+      lead.push(`Compared over ${plural(shared, 'item')} in both runs.`);
+    }
+    const added = withStatus('added');
+    if (added.length > 0) lead.push(`New in this run, so not compared: ${added.map((s) => label(s.id)).join(', ')}.`);
+    // What limits the comparison as a whole comes before anything else, so nobody reads past it.
+    const warning = c.warnings.length > 0 ? [`> **Warning:** ${c.warnings.map(mdText).join(' ')}`, ''] : [];
+    blocks.push([...warning, heading, '', lead.join(' '), '']);
+    const order: Record<ComparisonStatus, number> = { regressed: 0, removed: 1, inconclusive: 2, improved: 3, added: 4, unchanged: 5 };
     const rows = [...c.scorers]
       .map((s, i) => ({ s, i }))
       .sort((x, y) => order[x.s.status] - order[y.s.status] || x.i - y.i)
       .map(({ s }) => {
         const cell = (v: number | null) => (v === null ? '—' : formatScore(v));
-        const interval = s.interval === null ? '—' : `${formatDifference(s.interval[0])} to ${formatDifference(s.interval[1])}`;
-        return `| ${label(s.id)} | ${cell(s.before)} | ${cell(s.after)} | ${s.difference === null ? '—' : formatDifference(s.difference)} | ${interval} | ${slots.get(s.id)?.pairs ?? 0} | ${STATUS[s.status]} |`;
+        const range = s.interval === null ? '—' : `${formatDifference(s.interval[0])} to ${formatDifference(s.interval[1])}`;
+        return `| ${label(s.id)} | ${cell(s.before)} | ${cell(s.after)} | ${s.difference === null ? '—' : formatDifference(s.difference)} | ${range} | ${slots.get(s.id)?.pairs ?? 0} | ${STATUS[s.status]} |`;
       });
     const onlyIn = [
       c.onlyInResult > 0 ? `${plural(c.onlyInResult, 'item')} only in this run` : '',
       c.onlyInBaseline > 0 ? `${plural(c.onlyInBaseline, 'item')} only in the baseline` : '',
     ].filter(Boolean).join(', ');
+    const own = [...slots.entries()].filter(([, slot]) => slot.tolerance !== tolerance).map(([id, slot]) => `${label(id)} ${formatScore(slot.tolerance)}`);
     blocks.push({
       before: ['### Compared with the baseline', ''],
       header: ['| Scorer | Before | After | Difference | 95% interval | Items | Status |', '| --- | ---: | ---: | ---: | --- | ---: | --- |'],
@@ -109,7 +149,9 @@ export function renderSummary(result: ReadResult, { title, comparison, maxLength
       total: rows.length,
       after: [
         '',
-        `${plural(shared, 'item')} in both runs${onlyIn ? ` (${onlyIn})` : ''}. Difference: this run minus the baseline, item by item, with a paired 95% t-interval. A scorer regressed when its whole interval lies below −${formatScore(tolerance)}.`,
+        `${plural(shared, 'item')} in both runs${onlyIn ? ` (${onlyIn})` : ''}. Difference: this run minus the baseline, item by item, with a paired 95% t-interval. ` +
+          `A scorer regressed when its whole interval lies more than ${formatScore(tolerance)}${own.length > 0 ? ` (${own.join(', ')})` : ''} on the worse side of 0 (below it; above it where lower is better), ` +
+          'and is inconclusive when its interval reaches there without lying wholly there.',
         '',
       ],
       note: (left, total) => `_${left} of ${total} scorers are left out ${limit}, unchanged ones first; the JSON comparison lists them all._`,
@@ -142,7 +184,7 @@ export function renderSummary(result: ReadResult, { title, comparison, maxLength
   if (comparison && comparison.comparison.worse.length > 0) {
     const { comparison: c, slots, baselineItems } = comparison;
     blocks.push({
-      before: ['### Items that got worse', '', 'Largest drop first.', ''],
+      before: ['### Items that got worse', '', 'Largest change first.', ''],
       header: ['| Item | Scorer | Before | After | Input |', '| --- | --- | ---: | ---: | --- |'],
       total: c.worse.length,
       // Tens of thousands at scale; only the first maxLength / MIN_ROW can ever be shown.

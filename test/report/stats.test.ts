@@ -2,25 +2,47 @@
  * The comparison's statistics are right, not decorative: Student's t quantiles match published
  * tables; runs drawn from known distributions (a seeded generator, so every run of this file draws
  * the same numbers) give intervals that contain the true difference about 95% of the time; noise
- * within the tolerance is not called a regression; a real drop is.
+ * within the tolerance is not called a regression; a real drop is. All of it holds the same where
+ * lower is better, whichever way the comparison learns that (its options, a `{ max }` threshold, a
+ * prebuilt scorer's id): the same runs mirrored (1 − score) get the same statuses.
  */
 import { describe, expect, test } from 'vitest';
-import { compareRuns, type ReportInput } from '../../src/report/index.js';
+import { compareRuns, type CompareOptions, type ComparisonStatus, type ReportInput, type ReportThreshold } from '../../src/report/index.js';
 import { pairedInterval, studentTCdf, studentTQuantile } from '../../src/report/stats.js';
 import { random } from './results.js';
 
 /** A standard normal draw (Box-Muller). */
 const normal = (next: () => number) => Math.sqrt(-2 * Math.log(1 - next())) * Math.cos(2 * Math.PI * next());
 
+/**
+ * Which way is better, and how the comparison learns it. Where lower is better the runs' scores are
+ * mirrored (1 − score), so a drop of `delta` in quality is a rise of `delta` in the score.
+ */
+interface Way {
+  id: string;
+  mirror: boolean;
+  threshold?: ReportThreshold;
+  options?: CompareOptions['scorers'];
+}
+const WAYS: Record<string, Way> = {
+  'higher is better': { id: 'judge', mirror: false },
+  'lower is better, by option': { id: 'judge', mirror: true, options: { judge: { direction: 'lower-is-better' } } },
+  'lower is better, by a { max } threshold': { id: 'judge', mirror: true, threshold: { max: 0.6 } },
+  'lower is better, by a prebuilt id': { id: 'hallucination-scorer', mirror: true },
+};
+const HIGHER = WAYS['higher is better'];
+
 /** A saved-result-shaped run of one scorer over items `0..n-1`, in a shuffled order (pairing is by id, not position). */
-function run(scores: readonly number[], next: () => number): ReportInput {
-  const items = scores.map((score, i) => ({ index: i, id: `q${i}`, input: `question ${i}`, output: '', scores: { judge: { score, reason: null } } }));
+function run(qualities: readonly number[], next: () => number, way: Way = HIGHER): ReportInput {
+  const scores = way.mirror ? qualities.map((q) => 1 - q) : qualities;
+  const extra = way.threshold === undefined ? {} : { threshold: way.threshold };
+  const items = scores.map((score, i) => ({ index: i, id: `q${i}`, input: `question ${i}`, output: '', scores: { [way.id]: { score, reason: null, ...extra } } }));
   for (let i = items.length - 1; i > 0; i--) {
     const j = Math.floor(next() * (i + 1));
     [items[i], items[j]] = [items[j], items[i]];
   }
   const mean = scores.reduce((a, b) => a + b, 0) / scores.length;
-  return { scores: { judge: mean }, summary: { totalItems: scores.length }, items };
+  return { scores: { [way.id]: mean }, summary: { totalItems: scores.length }, items };
 }
 
 const COARSE = [0, 0.3, 0.7, 1];
@@ -108,51 +130,73 @@ describe('intervals over runs drawn from known distributions', () => {
   const TRIALS = 1500;
   const N = 80;
 
-  /** Compares TRIALS pairs of runs with true difference `delta`; counts coverage and statuses. */
-  function trials(model: Model, delta: number, seed: number, tolerance = 0.02, n = N) {
+  /**
+   * Compares TRIALS pairs of runs whose true difference in quality is `delta` (in the score:
+   * `-delta` where lower is better); counts coverage of the true difference and statuses.
+   */
+  function trials(model: Model, delta: number, seed: number, tolerance = 0.02, n = N, way: Way = HIGHER) {
     const next = random(seed);
     let covered = 0;
-    const statuses = { regressed: 0, improved: 0, unchanged: 0 };
+    const statuses: Record<ComparisonStatus, number> = { regressed: 0, improved: 0, unchanged: 0, inconclusive: 0, added: 0, removed: 0 };
+    const truth = way.mirror ? -delta : delta;
     for (let t = 0; t < TRIALS; t++) {
       const { before, after } = model(next, delta, n);
-      const [scorer] = compareRuns(run(after, next), run(before, next), { tolerance }).scorers;
-      expect(scorer.id).toBe('judge');
+      const [scorer] = compareRuns(run(after, next, way), run(before, next, way), { tolerance, scorers: way.options }).scorers;
+      expect(scorer.id).toBe(way.id);
+      expect(scorer.direction).toBe(way.mirror ? 'lower-is-better' : 'higher-is-better');
       const [low, high] = scorer.interval!;
-      if (low <= delta && delta <= high) covered++;
+      if (low <= truth && truth <= high) covered++;
       statuses[scorer.status]++;
     }
     return { coverage: covered / TRIALS, ...statuses };
   }
 
-  test.each(Object.keys(MODELS))('%s: the 95-percent interval holds the true difference in 93 to 97 percent of trials', (name) => {
+  // Each model is also run the other way round, each by one of the three ways of saying lower is better.
+  const LOWER = Object.keys(WAYS).filter((way) => way !== 'higher is better');
+  /** The higher-is-better runs of the coverage test, kept for their mirrored twins (vitest runs a file's tests in order). */
+  const straightRuns = new Map<string, ReturnType<typeof trials>>();
+  const CASES = Object.keys(MODELS).flatMap((name, k) => [[name, 'higher is better'], [name, LOWER[k % LOWER.length]]]);
+
+  test.each(CASES)('%s, %s: the 95-percent interval holds the true difference in 93 to 97 percent of trials', (name, wayName) => {
     const model = MODELS[name];
+    const way = WAYS[wayName];
     const seen: string[] = [];
     for (const [delta, seed] of [[0, 1], [-0.05, 2], [0.08, 3]] as const) {
-      const { coverage } = trials(model, delta, seed);
+      const { coverage, ...statuses } = trials(model, delta, seed, 0.02, N, way);
+      if (!way.mirror) straightRuns.set(`${name} ${delta} ${seed}`, { coverage, ...statuses });
       seen.push(`delta ${delta}: ${(coverage * 100).toFixed(1)}%`);
       expect(coverage, `${name}, delta ${delta}`).toBeGreaterThanOrEqual(0.93);
       expect(coverage, `${name}, delta ${delta}`).toBeLessThanOrEqual(0.97);
+      if (way.mirror) {
+        // The same draws read the other way round: the same verdicts, give or take a rounding at a boundary.
+        const straight = straightRuns.get(`${name} ${delta} ${seed}`) ?? trials(model, delta, seed);
+        for (const status of ['regressed', 'improved', 'unchanged', 'inconclusive'] as const) {
+          expect(Math.abs(statuses[status] - straight[status]), `${status} at delta ${delta}`).toBeLessThanOrEqual(2);
+        }
+      }
     }
-    console.log(`coverage over ${TRIALS} trials of ${N} items, ${name}: ${seen.join(', ')}`);
+    console.log(`coverage over ${TRIALS} trials of ${N} items, ${name}, ${wayName}: ${seen.join(', ')}`);
   });
 
-  test.each(Object.keys(MODELS))('%s: noise within the tolerance is called a regression no more often than a 95-percent interval allows; a real drop is found', (name) => {
+  test.each(CASES)('%s, %s: noise within the tolerance is called a regression no more often than a 95-percent interval allows; a real drop is found', (name, wayName) => {
     const model = MODELS[name];
+    const way = WAYS[wayName];
+    const draw = (delta: number, seed: number, tolerance = 0.02, n = N) => trials(model, delta, seed, tolerance, n, way);
     // A one-sided miss of a 95% interval: at most 2.5% of trials, and only when the noise is wide
     // against the tolerance (80 pass/fail items); less the further inside the tolerance the truth is.
-    const none = trials(model, 0, 11);
+    const none = draw(0, 11);
     expect(none.regressed / TRIALS).toBeLessThanOrEqual(0.025);
     expect(none.improved / TRIALS).toBeLessThanOrEqual(0.025);
-    const small = trials(model, -0.01, 12);
+    const small = draw(-0.01, 12);
     expect(small.regressed / TRIALS).toBeLessThanOrEqual(0.025);
     // At the tolerance's edge the rate is 2.5% exactly, give or take the trials' own spread (0.4%).
-    const edge = trials(model, -0.02, 13);
+    const edge = draw(-0.02, 13);
     expect(edge.regressed / TRIALS).toBeLessThanOrEqual(0.035);
     // A drop of 0.25 at 200 items is found nearly always, and never called an improvement.
-    const drop = trials(model, -0.25, 14, 0.02, 200);
+    const drop = draw(-0.25, 14, 0.02, 200);
     expect(drop.regressed / TRIALS).toBeGreaterThanOrEqual(0.95);
     expect(drop.improved).toBe(0);
-    console.log(`${name}: regressed in ${none.regressed}, ${small.regressed}, ${edge.regressed} and ${drop.regressed} of ${TRIALS} trials at true differences 0, -0.01, -0.02 (80 items) and -0.25 (200 items)`);
+    console.log(`${name}, ${wayName}: regressed in ${none.regressed}, ${small.regressed}, ${edge.regressed} and ${drop.regressed} of ${TRIALS} trials at true differences 0, -0.01, -0.02 (80 items) and -0.25 (200 items)`);
   });
 
   test('judge noise that is small against the tolerance is never called a regression or an improvement', () => {
