@@ -40,7 +40,8 @@ Options:
   --summary FILE         also write the report as Markdown, for a CI step summary or a
                          pull-request comment (at most 60,000 characters)
   --json FILE            also write the comparison as JSON (needs --baseline)
-  --fail-on LIST         exit 1 on what the comma list names (needs --baseline):
+  --fail-on regression[,inconclusive]
+                         exit 1 on what the comma list names (needs --baseline):
                          regression: a scorer regressed or was removed, or nothing could be
                          compared; inconclusive: a scorer is inconclusive
   --help, -h             show this help

@@ -62,7 +62,7 @@ export function renderHtml(result: ReadResult, { title, generatedAt, comparison 
         max: t === null || typeof t === 'number' ? null : (t.max ?? null),
         turn: v.turn,
         // Where lower is better, a rise is what got worse.
-        lower: comparison?.slots.get(v.key)?.direction === 'lower-is-better',
+        ...(comparison ? { lower: comparison.slots.get(v.key)?.direction === 'lower-is-better' } : {}),
       };
     }),
     baseline: comparison !== undefined,

@@ -141,7 +141,7 @@ function fail(field: string, what: string): never {
 class Checker {
   means(value: unknown, field: string, nullable = false): void {
     if (!isObject(value)) fail(field, 'an object of mean scores keyed by scorer id');
-    for (const [id, mean] of Object.entries(value)) if (!isNumber(mean) && !(nullable && mean === null)) fail(`${field}${key(id)}`, typeof mean === 'number' ? `a number, and finite: got ${mean}` : 'a number');
+    for (const [id, mean] of Object.entries(value)) if (!isNumber(mean) && !(nullable && mean === null)) fail(`${field}${key(id)}`, typeof mean === 'number' && !Number.isNaN(mean) ? `a number, and finite: got ${mean}` : 'a number');
   }
 
   list(value: unknown, name: string, each: (entry: Record<string, unknown>, at: string) => void): void {
@@ -185,7 +185,7 @@ class Checker {
       const run = value[id];
       const at = () => `${field}${key(id)}`;
       if (!isObject(run)) fail(at(), 'an object');
-      if (run.score !== null && !isNumber(run.score)) fail(`${at()}.score`, typeof run.score === 'number' ? `a number or null, and finite: got ${run.score}` : 'a number or null');
+      if (run.score !== null && !isNumber(run.score)) fail(`${at()}.score`, typeof run.score === 'number' && !Number.isNaN(run.score) ? `a number or null, and finite: got ${run.score}` : 'a number or null');
       if (run.reason !== undefined && run.reason !== null && typeof run.reason !== 'string') fail(`${at()}.reason`, 'a string or null');
       if (run.error !== undefined && typeof run.error !== 'string') fail(`${at()}.error`, 'a string');
       if (run.notScorable !== undefined && typeof run.notScorable !== 'boolean') fail(`${at()}.notScorable`, 'a boolean');

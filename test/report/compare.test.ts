@@ -51,8 +51,8 @@ describe('compareRuns', () => {
     expect(Object.keys(byId)).toEqual(['x', 'y', 'gates/g']);
     // x: pairs b and c only (a not scorable now, d no number now).
     expect(byId.x).toMatchObject({ before: 1, after: 1, difference: 0, interval: [0, 0], status: 'unchanged' });
-    // y: only a pairs (b was not scorable, c sampled out, d absent before): one pair, no interval.
-    expect(byId.y).toEqual({ id: 'y', before: 1, after: 0, difference: -1, interval: null, status: 'unchanged' });
+    // y: only a pairs (b was not scorable, c sampled out, d absent before): one pair, no interval, so no verdict.
+    expect(byId.y).toEqual({ id: 'y', before: 1, after: 0, difference: -1, interval: null, direction: 'higher-is-better', status: 'inconclusive' });
     // The gate that threw counts 0 on a.
     expect(byId['gates/g'].after).toBeCloseTo(0.75, 12);
     expect(byId['gates/g'].before).toBe(1);
@@ -62,12 +62,12 @@ describe('compareRuns', () => {
     ]);
   });
 
-  test('a scorer in one run only keeps that run mean, with no difference', () => {
+  test('a scorer in one run only keeps that run mean, with no difference, and is added or removed', () => {
     const base: ReportInput = { ...result([item(0, 'a', { old: s(0.4) }), item(1, 'b', { old: s(0.6) })]), scores: { old: 0.5 } };
     const next: ReportInput = { ...result([item(0, 'a', { fresh: s(1) }), item(1, 'b', { fresh: s(0) })]), scores: { fresh: 0.5 } };
     expect(compareRuns(next, base).scorers).toEqual([
-      { id: 'fresh', before: null, after: 0.5, difference: null, interval: null, status: 'unchanged' },
-      { id: 'old', before: 0.5, after: null, difference: null, interval: null, status: 'unchanged' },
+      { id: 'fresh', before: null, after: 0.5, difference: null, interval: null, direction: 'higher-is-better', status: 'added' },
+      { id: 'old', before: 0.5, after: null, difference: null, interval: null, direction: 'higher-is-better', status: 'removed' },
     ]);
   });
 
@@ -138,7 +138,8 @@ describe('the Markdown summary', () => {
     expect(code('x|y\nz')).toBe('`x\\|y z`');
     // Controls dropped, a lone surrogate replaced: the file is valid UTF-8 and postable.
     expect(summary).toContain('`bell nul lone\uFFFD end`');
-    expect(summary.split('\n')[0]).toBe('## Weather \\| &lt;agent&gt;: Failed');
+    // Two items only, one of them scored by both runs on `__proto__`: both tracked scorers are inconclusive.
+    expect(summary.split('\n')[0]).toBe('## Weather \\| &lt;agent&gt;: Failed, 2 inconclusive');
   });
 
   test('within 60,000 characters at 10,000 items: the smallest drops are cut first, and the summary says how many', () => {

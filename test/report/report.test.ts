@@ -377,7 +377,7 @@ describe('agent-scorers report', () => {
     const cases: Array<[string[], string]> = [
       [['result.json', '--fail-on', 'regression'], 'agent-scorers report: --fail-on compares two runs: give --baseline FILE too.'],
       [['result.json', '--json', 'c.json'], 'agent-scorers report: --json compares two runs: give --baseline FILE too.'],
-      [['result.json', '--baseline', 'result.json', '--fail-on', 'failed'], 'agent-scorers report: --fail-on takes "regression"; got "failed".'],
+      [['result.json', '--baseline', 'result.json', '--fail-on', 'failed'], 'agent-scorers report: --fail-on takes a comma list of "regression" and "inconclusive"; got "failed".'],
       [['result.json', '--baseline', 'result.json', '--tolerance=-1'], 'agent-scorers report: --tolerance takes a number of 0 or more (in score units, such as 0.02); got "-1".'],
       [['result.json', '--baseline', 'result.json', '--tolerance', 'x'], 'agent-scorers report: --tolerance takes a number of 0 or more (in score units, such as 0.02); got "x".'],
       [['result.json', '--baseline', 'gone.json'], `agent-scorers report: ${path.join(TMP, 'gone.json')}: no such file`],
