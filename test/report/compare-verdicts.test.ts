@@ -141,8 +141,13 @@ describe('how sure', () => {
     // Ten times the items, the same share dropped: the drop is shown.
     const many = (n: number, drop: number) => run('correct', Array.from({ length: n }, (_, i) => (i < drop ? 0 : 1)));
     expect(compareRuns(many(120, 30), many(120, 0)).scorers[0].status).toBe('regressed');
-    // An interval that reaches past the tolerance on the better side only is unchanged, not inconclusive.
-    expect(compareRuns(many(12, 0), run('correct', Array.from({ length: 12 }, (_, i) => (i < 1 ? 0 : 1)))).scorers[0].status).toBe('unchanged');
+    // An interval within the tolerance on the worse side, reaching past it on the better side only, is unchanged.
+    const [rise] = compareRuns(run('correct', Array.from({ length: 12 }, (_, i) => (i % 2 === 0 ? 0.5 : 0.6))), run('correct', flat(0.5, 12))).scorers;
+    expect(rise.interval![0]).toBeGreaterThan(-0.02);
+    expect(rise.interval![0]).toBeLessThan(0.02);
+    expect(rise.status).toBe('unchanged');
+    // One item of twelve better by 1 is not enough to rule out a drop: its interval reaches below −0.02.
+    expect(compareRuns(many(12, 0), many(12, 1)).scorers[0].status).toBe('inconclusive');
   });
 });
 
