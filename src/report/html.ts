@@ -182,18 +182,19 @@ function comparisonSection(detail: ComparisonDetail, items: number): string {
   const inconclusive = comparison.scorers.filter((s) => s.status === 'inconclusive');
   const label = (id: string) => `${slots.get(id)?.label ?? id}${slots.get(id)?.gate ? ' (gate)' : ''}${slots.get(id)?.direction === 'lower-is-better' ? ' (lower is better)' : ''}`;
   const scorersWord = (n: number) => `${n} ${n === 1 ? 'scorer' : 'scorers'}`;
+  const inBoth = `${shared} ${shared === 1 ? 'item' : 'items'} in both runs`;
   const said = [
     regressed.length > 0 ? `${scorersWord(regressed.length)} regressed: ${regressed.map((s) => label(s.id)).join(', ')}.` : '',
     removed.length > 0 ? `${scorersWord(removed.length)} removed (in the baseline only, no longer checked): ${removed.map((s) => label(s.id)).join(', ')}.` : '',
     inconclusive.length > 0
-      ? `${scorersWord(inconclusive.length)} inconclusive over ${shared} ${shared === 1 ? 'item' : 'items'} in both runs: ${inconclusive.map((s) => label(s.id)).join(', ')}; a change for the worse beyond the tolerance can be neither shown nor ruled out.`
+      ? `${scorersWord(inconclusive.length)} inconclusive over ${inBoth}: ${inconclusive.map((s) => label(s.id)).join(', ')}; a change for the worse beyond the tolerance can be neither shown nor ruled out.`
       : '',
   ].filter(Boolean);
   const headline = said.length > 0
     ? said.join(' ')
     : improved.length > 0
-      ? `No scorer regressed over ${shared} items in both runs; ${improved.length} improved: ${improved.map((s) => label(s.id)).join(', ')}.`
-      : `No scorer regressed or improved beyond the tolerance over ${shared} items in both runs.`;
+      ? `No scorer regressed over ${inBoth}; ${improved.length} improved: ${improved.map((s) => label(s.id)).join(', ')}.`
+      : `No scorer regressed or improved beyond the tolerance over ${inBoth}.`;
   const rows = comparison.scorers.map((s) => {
     const cell = (value: number | null) => (value === null ? '—' : formatScore(value));
     const interval = s.interval === null ? '—' : `${formatDifference(s.interval[0])} to ${formatDifference(s.interval[1])}`;
