@@ -14,6 +14,7 @@ import { isWithThreshold, type Plan, type Slot } from './run-evals-scorers.js';
 import { answerText, ItemFailure, message, type ItemRun, type Outcome, type TurnRun } from './run-evals-items.js';
 import type { ScorerLike } from './registry.js';
 import type { ThresholdConfig } from './thresholds.js';
+import type { EvalStepResult } from './run-evals-types.js';
 
 export interface MastraEvals {
   runEvals: (config: any) => Promise<any>;
@@ -201,7 +202,36 @@ export async function runMastraItem(run: MastraItem): Promise<ItemRun> {
     }));
   }
   const output = run.workflow ? targetResult?.scoringData?.output : turnRuns ? turnRuns.map((t) => t.output) : answerText(replies[0] ?? targetResult);
-  return { targetResult, scorerResults, gates, output, ...(turnRuns ? { turns: turnRuns } : {}), thresholds, sampledOut: [...run.sampledOut].map((slot) => slot.scorer.id) };
+  const stepResults = run.workflow ? stepsOf(targetResult?.scoringData?.stepResults) : undefined;
+  return {
+    targetResult,
+    scorerResults,
+    gates,
+    output,
+    ...(turnRuns ? { turns: turnRuns } : {}),
+    ...(stepResults ? { stepResults } : {}),
+    thresholds,
+    sampledOut: [...run.sampledOut].map((slot) => slot.scorer.id),
+  };
+}
+
+/**
+ * Each step's input and output from a Workflow run's `steps` (what Mastra gives a step scorer as
+ * `run.input` and `run.output`), so a report shows them beside the step's scores.
+ */
+function stepsOf(steps: unknown): Record<string, EvalStepResult> | undefined {
+  if (steps === null || typeof steps !== 'object') return undefined;
+  const out: Record<string, EvalStepResult> = {};
+  for (const [stepId, step] of Object.entries(steps as Record<string, any>)) {
+    if (step === null || typeof step !== 'object') continue;
+    const entry: EvalStepResult = { status: typeof step.status === 'string' ? step.status : 'unknown', input: step.payload };
+    if (step.output !== undefined) entry.output = step.output;
+    // Mastra keeps a step's error as an Error or, once serialised, as { name, message }.
+    if (step.error !== undefined) entry.error = typeof step.error?.message === 'string' ? step.error.message : message(step.error);
+    // Built as an entry, never by assignment: a step may be called "__proto__".
+    Object.defineProperty(out, stepId, { value: entry, enumerable: true, writable: true, configurable: true });
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
 }
 
 /** Where Mastra's run of an item failed, from Mastra's error (its id and details) or a scorer that threw. */
