@@ -247,8 +247,8 @@ export interface EvalTurnItemResult {
 export interface EvalStepResult {
   /** Mastra's step status: `success`, `failed`, `suspended`, ... */
   status: string;
-  /** What the step was given (Mastra's `payload`). */
-  input: unknown;
+  /** What the step was given (the previous step's output, or the workflow's input); absent when unknown. */
+  input?: unknown;
   /** What the step returned; absent when it returned nothing (a failed step). */
   output?: unknown;
   /** A failed step's error, as text. */
