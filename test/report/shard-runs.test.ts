@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { mergeShards, ShardMergeError } from '../../src/report/index.js';
+import { compareRuns, evalReport, mergeShards, ShardMergeError } from '../../src/report/index.js';
 import { resolveShardRun } from '../../src/runtime/eval-run-id.js';
 import type { RunEvalsResult } from '../../src/runtime/index.js';
 import { npm, packPackage } from '../helpers/pack.js';
@@ -204,6 +204,10 @@ describe('agent-scorers report compares whole runs, or one shard with the same s
       );
     }
     expect(fs.existsSync(path.join(project, 'refused-report'))).toBe(false);
+    // The API refuses the same pairs before comparing anything.
+    expect(() => compareRuns(read('b1.json'), read('whole.json'))).toThrow(new TypeError(`${cases[0][2]}, so most items would go uncompared: merge the shards of each run first (agent-scorers report merge), then compare the merged results`));
+    expect(() => evalReport(read('b2.json'), { baseline: read('a1.json') })).toThrow('the result is shard 2 of 3 and the baseline shard 1 of 3');
+    expect(compareRuns(read('b1.json'), read('a1.json')).scorers).toHaveLength(1);
   });
 
   test('a shard compared with the same shard of a baseline is compared, and the summary and the page say it is a shard', () => {
