@@ -6,7 +6,8 @@
  */
 import { createHash } from 'node:crypto';
 import type { ComparisonDetail } from './compare.js';
-import type { ReadResult } from './result.js';
+import type { ReadResult, ReportShard } from './result.js';
+import { shardLabel } from './shards.js';
 import { asText, formatDifference, formatScore, formatThreshold, itemMisses, preview, runOf, scorerViews, sortedItems, valueOf, type ScorerView } from './model.js';
 import { PAGE_SCRIPT } from './page-script.js';
 import { PAGE_STYLE } from './page-style.js';
@@ -30,6 +31,8 @@ export interface HtmlOptions {
   generatedAt: Date | null;
   /** The comparison with a baseline run, shown first. */
   comparison?: ComparisonDetail;
+  /** The baseline's shard record, when the baseline is a shard (then the same shard as the result). */
+  baselineShard?: ReportShard;
 }
 
 const VERDICTS = {
@@ -39,7 +42,7 @@ const VERDICTS = {
   none: { mark: '–', text: 'No verdict', note: 'No gate or threshold gave a number, so the run has scores but no verdict.' },
 } as const;
 
-export function renderHtml(result: ReadResult, { title, generatedAt, comparison }: HtmlOptions): string {
+export function renderHtml(result: ReadResult, { title, generatedAt, comparison, baselineShard }: HtmlOptions): string {
   const views = scorerViews(result);
   const items = sortedItems(result);
   const verdict = VERDICTS[result.verdict ?? 'none'];
@@ -52,6 +55,8 @@ export function renderHtml(result: ReadResult, { title, generatedAt, comparison 
   ].filter(Boolean).join(' ');
 
   const baselineViews = comparison ? views.map((v) => comparison.slots.get(v.key)?.before) : undefined;
+  // The items the comparison counts as worse (on any scorer) show the baseline's output beside their own.
+  const worse = new Set(comparison?.comparison.worse.map((w) => w.item));
   const data = {
     scorers: views.map((v) => {
       const t = v.threshold;
@@ -63,11 +68,14 @@ export function renderHtml(result: ReadResult, { title, generatedAt, comparison 
         turn: v.turn,
         // Where lower is better, a rise is what got worse.
         ...(comparison ? { lower: comparison.slots.get(v.key)?.direction === 'lower-is-better' } : {}),
+        step: v.slot.group === 'steps' ? v.slot.step : null,
       };
     }),
     baseline: comparison !== undefined,
-    // [index, input, input preview, output, ground truth, runs, turns, identity]; a run is [score,
-    // reason, cached 1/0/null, baseline score or null]; a turn is [input, reply].
+    // [index, input, input preview, output, ground truth, runs, turns, identity, baseline output,
+    // steps]; a run is [score, reason, cached 1/0/null, baseline score or null]; a turn is [input,
+    // reply]; the baseline output is there only for an item that got worse, else null; a step is
+    // [step id, status, input, output, error or null], or steps is null.
     items: items.map((item) => {
       const old = comparison?.baselineItems.get(item.id);
       return [
@@ -87,6 +95,10 @@ export function renderHtml(result: ReadResult, { title, generatedAt, comparison 
         }),
         item.turns === undefined ? null : item.turns.map((turn) => [asText(turn.input), asText(turn.output)]),
         item.id,
+        old !== undefined && worse.has(item.id) ? asText(old.output) : null,
+        item.stepResults === undefined
+          ? null
+          : Object.entries(item.stepResults).map(([step, run]) => [step, run.status, asText(run.input), asText(run.output), run.error ?? null]),
       ];
     }),
   };
@@ -142,6 +154,7 @@ export function renderHtml(result: ReadResult, { title, generatedAt, comparison 
 <main>
 <h1>${escapeHtml(title)}</h1>
 <p class="meta">${itemCount} ${itemCount === 1 ? 'item' : 'items'}, ${views.length} ${views.length === 1 ? 'scorer' : 'scorers'}${generatedAt ? `, generated ${escapeHtml(generatedAt.toISOString())}` : ''}</p>
+${shardNotice(result, comparison === undefined ? undefined : baselineShard)}
 ${comparison ? comparisonSection(comparison, items.length) : ''}
 <section class="verdict ${verdictClass}" aria-labelledby="verdict-label">
 <span class="mark" aria-hidden="true">${verdict.mark}</span>
@@ -160,6 +173,16 @@ ${script ? `<script>${script}</script>` : ''}
 </body>
 </html>
 `;
+}
+
+/** A shard's page says so first: which shard of how many, and that the whole run is its merge. */
+function shardNotice(result: ReadResult, baselineShard: ReportShard | undefined): string {
+  const shard = result.shard;
+  if (shard === undefined) return '';
+  const compared = baselineShard === undefined ? '' : ` It is compared with the same shard of the baseline, ${shardLabel(baselineShard)}, so only these items are compared.`;
+  return `<p class="shard" id="shard">${escapeHtml(
+    `This page covers ${shardLabel(shard)}: ${result.summary.totalItems} of the run's items, not the whole run. The run's result is its ${shard.count} shards merged with agent-scorers report merge.${compared}`,
+  )}</p>`;
 }
 
 /** `1 regressed, 1 inconclusive` / `2 improved` / `Unchanged`: the comparison in a word or two. */

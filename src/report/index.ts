@@ -13,6 +13,7 @@ import { renderHtml } from './html.js';
 import { renderJUnit } from './junit.js';
 import { readResult, type ReportInput } from './result.js';
 import { renderSummary, SUMMARY_MAX_LENGTH } from './summary.js';
+import { checkComparable } from './shards.js';
 
 export type {
   ReportInput,
@@ -24,6 +25,8 @@ export type {
   ReportGateResult,
   ReportThresholdResult,
   ReportNestedScores,
+  ReportShard,
+  ReportStepResult,
 } from './result.js';
 export { checkResult } from './result.js';
 export type { Comparison, ComparisonStatus, CompareOptions, ScoreDirection, ScorerCompareOptions, ScorerComparison, WorseItem } from './compare.js';
@@ -119,9 +122,11 @@ export function evalReport(result: ReportInput, options: EvalReportOptions = {})
   // Checked even without a baseline (a first run, before there is one), so a wrong value shows at once.
   const tolerance = checkTolerance(options.tolerance);
   const scorers = checkScorerOptions(options.scorers);
-  const detail = options.baseline === undefined ? undefined : compareDetailed(checked, readBaseline(options.baseline), { tolerance, scorers });
+  const baseline = options.baseline === undefined ? undefined : readBaseline(options.baseline);
+  if (baseline) checkComparable(checked, baseline);
+  const detail = baseline === undefined ? undefined : compareDetailed(checked, baseline, { tolerance, scorers });
   const report: EvalReport = {
-    html: renderHtml(checked, { title, generatedAt, comparison: detail }),
+    html: renderHtml(checked, { title, generatedAt, comparison: detail, baselineShard: baseline?.shard }),
     junit: renderJUnit(checked, { name: title, comparison: detail }),
     summary: renderSummary(checked, { title, comparison: detail, maxLength: SUMMARY_MAX_LENGTH }),
   };
@@ -159,14 +164,18 @@ function readBaseline(baseline: unknown) {
  *
  * Throws a `TypeError` naming the field when either is not a `runEvals` result with items (a score
  * that is not a finite number included), when `tolerance` is not a number of 0 or more, or when
- * `scorers` names no scorer of either run.
+ * `scorers` names no scorer of either run; and one that asks to merge the shards first when one run
+ * is a shard and the other is not, or they are different shards (a shard compares only with the
+ * same shard, index and count, of the baseline).
  *
  * @example
  * const comparison = compareRuns(result, baseline, { tolerance: 0.05 });
  * const regressed = comparison.scorers.filter((s) => s.status === 'regressed').map((s) => s.id);
  */
 export function compareRuns(result: ReportInput, baseline: ReportInput, options: CompareOptions = {}): Comparison {
-  return compareDetailed(readResult(result), readBaseline(baseline), options).comparison;
+  const [now, before] = [readResult(result), readBaseline(baseline)];
+  checkComparable(now, before);
+  return compareDetailed(now, before, options).comparison;
 }
 
 /** A reader (a browser tab, a CI uploader) never sees half a file: replaceFile writes beside it, then renames over. */

@@ -34,6 +34,7 @@ export const PAGE_SCRIPT = `
       var parts = ['#' + item[0], item[7], item[1], item[3], item[4] || ''];
       item[5].forEach(function (run) { if (run && run[1]) parts.push(run[1]); });
       (item[6] || []).forEach(function (turn) { parts.push(turn[0], turn[1]); });
+      (item[9] || []).forEach(function (step) { parts.push(step[0], step[2], step[3]); });
       text = haystacks[position] = parts.join('\\n').toLowerCase();
     }
     return text;
@@ -66,7 +67,9 @@ export const PAGE_SCRIPT = `
     return shown;
   }
 
-  function scoreTable(item, turn) {
+  // The scores of one turn (or of none: null) and one step (or of none: null, where the item's steps are
+  // shown apart; undefined takes every step's scores too).
+  function scoreTable(item, turn, step) {
     var table = el('table');
     var head = el('tr');
     var titles = ['Scorer', 'Score', 'Reason', 'Judge'];
@@ -82,6 +85,7 @@ export const PAGE_SCRIPT = `
     scorers.forEach(function (scorer, k) {
       var run = item[5][k];
       if (!run || scorer.turn !== turn) return;
+      if (step !== undefined && scorer.step !== step) return;
       count++;
       var row = el('tr');
       var name = el('th', '', scorer.id + (scorer.gate && scorer.turn === null ? ' (gate)' : ''));
@@ -101,6 +105,18 @@ export const PAGE_SCRIPT = `
       rows.appendChild(row);
     });
     return count > 0 ? table : null;
+  }
+
+  // Two texts side by side (a narrow window stacks them), each under its heading.
+  function beside(leftTitle, left, rightTitle, right, className) {
+    var pair = el('div', 'side ' + className);
+    [[leftTitle, left], [rightTitle, right]].forEach(function (part) {
+      var column = el('div');
+      column.appendChild(el('h4', '', part[0]));
+      column.appendChild(el('pre', '', part[1]));
+      pair.appendChild(column);
+    });
+    return pair;
   }
 
   function renderItem(item) {
@@ -128,9 +144,12 @@ export const PAGE_SCRIPT = `
     } else {
       body.appendChild(el('h4', '', 'Input'));
       body.appendChild(el('pre', '', item[1]));
-      body.appendChild(el('h4', '', 'Output'));
-      body.appendChild(el('pre', '', item[3]));
+      if (item[8] === null) {
+        body.appendChild(el('h4', '', 'Output'));
+        body.appendChild(el('pre', '', item[3]));
+      }
     }
+    if (item[8] !== null) body.appendChild(beside('Output in this run', item[3], 'Output in the baseline', item[8], 'outputs'));
     if (turns) {
       turns.forEach(function (turn, t) {
         var box = el('section', 'turn');
@@ -151,7 +170,22 @@ export const PAGE_SCRIPT = `
       body.appendChild(el('h4', '', 'Ground truth'));
       body.appendChild(el('pre', '', item[4]));
     }
-    var table = scoreTable(item, null);
+    var steps = item[9];
+    if (steps) {
+      body.appendChild(el('h4', '', 'Steps: ' + steps.length));
+      steps.forEach(function (step) {
+        var box = el('section', 'step');
+        box.appendChild(el('h5', '', 'Step ' + step[0] + ' (' + step[1] + ')'));
+        box.appendChild(beside('Input', step[2], step[4] === null ? 'Output' : 'Error', step[4] === null ? step[3] : step[4], 'step'));
+        var own = scoreTable(item, null, step[0]);
+        if (own) {
+          box.appendChild(el('h4', '', 'Scores of this step'));
+          box.appendChild(own);
+        }
+        body.appendChild(box);
+      });
+    }
+    var table = scoreTable(item, null, steps ? null : undefined);
     if (table) {
       body.appendChild(el('h4', '', turns ? 'Scores of the whole conversation' : 'Scores'));
       body.appendChild(table);

@@ -95,5 +95,9 @@ table.worse, table.turns { margin-top: 12px; }
 caption { text-align: left; color: var(--muted); padding: 4px 0; }
 .ident { color: var(--muted); font-size: 0.85rem; margin: 0; overflow-wrap: anywhere; }
 section.turn { border-left: 3px solid var(--line); padding: 0 0 4px 10px; margin: 8px 0; }
+section.step { border-left: 3px solid var(--line); padding: 0 0 4px 10px; margin: 8px 0; }
+.side { display: grid; grid-template-columns: repeat(auto-fit, minmax(240px, 1fr)); gap: 12px; }
+.side > div { min-width: 0; }
+.shard { border: 1px dashed currentColor; border-radius: 8px; padding: 8px 12px; }
 section.turn h5 { margin: 6px 0 0; font-size: 0.9rem; }
 `;

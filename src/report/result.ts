@@ -43,6 +43,25 @@ export interface ReportTurn {
   gates?: ReportScoreGroup;
 }
 
+/** One step of a Workflow's run of an item. */
+export interface ReportStepResult {
+  status: string;
+  input?: unknown;
+  output?: unknown;
+  error?: string;
+}
+
+/** A shard's place in its run (`runEvals({ shard })`). */
+export interface ReportShard {
+  /** This shard, from 1 to `count`. */
+  index: number;
+  count: number;
+  /** The run its shards share; results saved by earlier releases have none. */
+  run?: string;
+  /** A fingerprint of the whole dataset's item identities. */
+  dataset: string;
+}
+
 export interface ReportItem {
   /** 0-based position in the eval's `data`. */
   index: number;
@@ -60,6 +79,8 @@ export interface ReportItem {
   trajectory?: ReportScoreGroup;
   /** A Workflow's step scorers, by step id. */
   steps?: Record<string, ReportScoreGroup>;
+  /** A Workflow target: what each step was given and returned, by step id. */
+  stepResults?: Record<string, ReportStepResult>;
   /** Multi-turn items: one entry per turn. */
   turns?: ReadonlyArray<ReportTurn>;
   /** Scorer ids that sampling skipped on this item. */
@@ -112,7 +133,7 @@ export interface ReportInput {
     thresholds: ReadonlyArray<{ id: string; threshold: ReportThreshold }>;
   };
   /** Present on one shard's result. */
-  shard?: { index: number; count: number; total: number; dataset: string };
+  shard?: ReportShard;
 }
 
 /** A checked result with every item's `id` set and gates under `gates`: what the renderers read. */
@@ -259,6 +280,14 @@ export function checkResult(value: unknown): ReportInput {
       if (!isObject(item.steps)) fail(`${at}.steps`, 'an object keyed by step id');
       for (const [step, group] of Object.entries(item.steps)) c.group(group, `${at}.steps${key(step)}`);
     }
+    if (item.stepResults !== undefined) {
+      if (!isObject(item.stepResults)) fail(`${at}.stepResults`, 'an object keyed by step id');
+      for (const [step, run] of Object.entries(item.stepResults)) {
+        if (!isObject(run)) fail(`${at}.stepResults${key(step)}`, 'an object');
+        if (typeof run.status !== 'string') fail(`${at}.stepResults${key(step)}.status`, 'a string');
+        if (run.error !== undefined && typeof run.error !== 'string') fail(`${at}.stepResults${key(step)}.error`, 'a string');
+      }
+    }
     c.list(item.turns, `${at}.turns`, (turn, turnAt) => {
       if (!Number.isInteger(turn.index) || (turn.index as number) < 0) fail(`${turnAt}.index`, 'a whole number');
       if (turn.scores !== undefined) c.group(turn.scores, `${turnAt}.scores`);
@@ -278,14 +307,23 @@ export function checkResult(value: unknown): ReportInput {
     });
     if (!Array.isArray(config.thresholds)) fail('config.thresholds', 'an array');
   }
-  if (result.shard !== undefined) {
-    if (!isObject(result.shard)) fail('shard', 'an object');
-    for (const field of ['index', 'count', 'total'] as const) {
-      if (!Number.isInteger(result.shard[field])) fail(`shard.${field}`, 'a whole number');
-    }
-    if (typeof result.shard.dataset !== 'string') fail('shard.dataset', 'a string');
-  }
+  if (result.shard !== undefined) checkShard(result.shard);
   return value as unknown as ReportInput;
+}
+
+/**
+ * A shard record's shape: `index` from 1 to `count` (a "shard 7 of 3" is forged or broken), a `run`
+ * that is a string where there is one (results of earlier releases have none, and a `total`, which is
+ * no longer read), and the dataset's fingerprint.
+ */
+export function checkShard(shard: unknown): asserts shard is ReportShard {
+  if (!isObject(shard)) fail('shard', 'an object');
+  if (!Number.isInteger(shard.count) || (shard.count as number) < 1) fail('shard.count', 'a whole number of 1 or more');
+  if (!Number.isInteger(shard.index) || (shard.index as number) < 1 || (shard.index as number) > (shard.count as number)) {
+    fail('shard.index', `a whole number from 1 to shard.count (${shard.count as number}); got ${JSON.stringify(shard.index) ?? String(shard.index)}`);
+  }
+  if (shard.run !== undefined && (typeof shard.run !== 'string' || shard.run === '')) fail('shard.run', 'a non-empty string');
+  if (typeof shard.dataset !== 'string') fail('shard.dataset', 'a string');
 }
 
 /** Mastra's three item forms, as far as a result tells them apart: what an identity hashes. */

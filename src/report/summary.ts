@@ -167,6 +167,7 @@ export function renderSummary(result: ReadResult, { title, comparison, maxLength
     failingGates.length > 0 ? `Failed gates: ${failingGates.join(', ')}.` : '',
     missed.length > 0 ? `Missed thresholds: ${missed.join(', ')}.` : '',
     `${plural(result.summary.totalItems, 'item')}.`,
+    shardSentence(result, comparison !== undefined),
   ].filter(Boolean).join(' ');
   blocks.push({
     before: comparison ? ['### This run', '', verdictLine, ''] : [verdictLine, ''],
@@ -200,6 +201,12 @@ export function renderSummary(result: ReadResult, { title, comparison, maxLength
 
   return fit(blocks, maxLength);
 }
+
+/** A shard's summary says it is one (and, compared, that the baseline is the same shard: `checkComparable`). */
+const shardSentence = ({ shard }: ReadResult, compared: boolean): string =>
+  shard === undefined
+    ? ''
+    : `This is shard ${shard.index} of ${shard.count}${shard.run === undefined ? '' : ` of run ${code(shard.run)}`}, not the whole run${compared ? ', compared with the same shard of the baseline' : ''}.`;
 
 const render = (blocks: ReadonlyArray<string[] | Table>, kept: ReadonlyMap<Table, number>): string => {
   const lines: string[] = [];

@@ -5,7 +5,7 @@
  * same `ItemRun`.
  */
 import type { ThresholdConfig } from './thresholds.js';
-import type { EvalItemResult, EvalItemScore, EvalScoreGroup, EvalTurnItemResult } from './run-evals-types.js';
+import type { EvalItemResult, EvalItemScore, EvalScoreGroup, EvalStepResult, EvalTurnItemResult } from './run-evals-types.js';
 
 /** A scorer's or gate's run: its result, or what it threw (a gate's throw scores 0). */
 export interface Outcome {
@@ -32,6 +32,8 @@ export interface ItemRun {
   /** What a person reads as the answer. */
   output: unknown;
   turns?: TurnRun[];
+  /** A Workflow's steps: what each was given and returned. */
+  stepResults?: Record<string, EvalStepResult>;
   /** Thresholds of the flat form's scorers, by id. */
   thresholds: Map<string, ThresholdConfig>;
   sampledOut: string[];
@@ -136,6 +138,7 @@ export function itemResult(
     out.steps = {};
     for (const [stepId, stepResults] of Object.entries<Record<string, any>>(results.steps)) out.steps[stepId] = group(stepResults) ?? {};
   }
+  if (run.stepResults) out.stepResults = run.stepResults;
   if (run.turns) {
     out.turns = run.turns.map((turn, t): EvalTurnItemResult => {
       const entry: EvalTurnItemResult = { index: t, input: turn.input, output: turn.output };

@@ -14,6 +14,7 @@ import { isWithThreshold, type Plan, type Slot } from './run-evals-scorers.js';
 import { answerText, ItemFailure, message, type ItemRun, type Outcome, type TurnRun } from './run-evals-items.js';
 import type { ScorerLike } from './registry.js';
 import type { ThresholdConfig } from './thresholds.js';
+import type { EvalStepResult } from './run-evals-types.js';
 
 export interface MastraEvals {
   runEvals: (config: any) => Promise<any>;
@@ -159,9 +160,21 @@ export async function runMastraItem(run: MastraItem): Promise<ItemRun> {
       }
     : item;
 
-  // Each reply of an Agent, in order: one per turn.
+  // Each reply of an Agent, in order: one per turn. For a Workflow, what each step was given: the run's
+  // result keeps only the steps' outputs, and its watch events carry each step's input as it starts.
+  const stepInputs = new Map<string, unknown>();
   const target = run.workflow
-    ? run.target
+    ? through(run.target, (property, value) =>
+        property === 'createRun'
+          ? async (...args: unknown[]) => {
+              const created: any = await (value as (...a: unknown[]) => unknown).apply(run.target, args);
+              created?.watch?.((event: any) => {
+                if (event?.type === 'workflow-step-start' && typeof event.payload?.id === 'string') stepInputs.set(event.payload.id, event.payload.payload);
+              });
+              return created;
+            }
+          : value,
+      )
     : through(run.target, (property, value) =>
         property === 'generate' || property === 'generateLegacy'
           ? async (...args: unknown[]) => {
@@ -201,7 +214,39 @@ export async function runMastraItem(run: MastraItem): Promise<ItemRun> {
     }));
   }
   const output = run.workflow ? targetResult?.scoringData?.output : turnRuns ? turnRuns.map((t) => t.output) : answerText(replies[0] ?? targetResult);
-  return { targetResult, scorerResults, gates, output, ...(turnRuns ? { turns: turnRuns } : {}), thresholds, sampledOut: [...run.sampledOut].map((slot) => slot.scorer.id) };
+  const stepResults = run.workflow ? stepsOf(targetResult?.scoringData?.stepResults, stepInputs) : undefined;
+  return {
+    targetResult,
+    scorerResults,
+    gates,
+    output,
+    ...(turnRuns ? { turns: turnRuns } : {}),
+    ...(stepResults ? { stepResults } : {}),
+    thresholds,
+    sampledOut: [...run.sampledOut].map((slot) => slot.scorer.id),
+  };
+}
+
+/**
+ * Each step's input and output from a Workflow run's `steps` (its `input` entry is the workflow's
+ * input, not a step), the input as the step received it, so a report shows them beside the step's
+ * scores.
+ */
+function stepsOf(steps: unknown, inputs: ReadonlyMap<string, unknown>): Record<string, EvalStepResult> | undefined {
+  if (steps === null || typeof steps !== 'object') return undefined;
+  const out: Record<string, EvalStepResult> = {};
+  for (const [stepId, step] of Object.entries(steps as Record<string, any>)) {
+    if (step === null || typeof step !== 'object' || typeof step.status !== 'string') continue;
+    const entry: EvalStepResult = { status: step.status };
+    const input = inputs.has(stepId) ? inputs.get(stepId) : step.payload;
+    if (input !== undefined) entry.input = input;
+    if (step.output !== undefined) entry.output = step.output;
+    // Mastra keeps a step's error as an Error or, once serialised, as { name, message }.
+    if (step.error !== undefined) entry.error = typeof step.error?.message === 'string' ? step.error.message : message(step.error);
+    // Built as an entry, never by assignment: a step may be called "__proto__".
+    Object.defineProperty(out, stepId, { value: entry, enumerable: true, writable: true, configurable: true });
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
 }
 
 /** Where Mastra's run of an item failed, from Mastra's error (its id and details) or a scorer that threw. */

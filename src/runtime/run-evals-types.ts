@@ -146,6 +146,12 @@ export interface ItemCompleteEvent<TInput = unknown> {
 export interface EvalShard {
   index: number;
   count: number;
+  /**
+   * The run the shard belongs to, the same on every shard of it: `report merge` refuses shards of
+   * different runs. Default: the CI's run id (`GITHUB_RUN_ID`, `CI_PIPELINE_ID`,
+   * `BUILDKITE_BUILD_ID`), else the commit (`GITHUB_SHA`, else `git rev-parse HEAD`).
+   */
+  run?: string;
 }
 
 /**
@@ -237,6 +243,18 @@ export interface EvalTurnItemResult {
   gates?: EvalScoreGroup;
 }
 
+/** One step of a Workflow's run of an item: what the step scorers of that step judge. */
+export interface EvalStepResult {
+  /** Mastra's step status: `success`, `failed`, `suspended`, ... */
+  status: string;
+  /** What the step was given (the previous step's output, or the workflow's input); absent when unknown. */
+  input?: unknown;
+  /** What the step returned; absent when it returned nothing (a failed step). */
+  output?: unknown;
+  /** A failed step's error, as text. */
+  error?: string;
+}
+
 /** One item of `data` and what every scorer and gate made of it. */
 export interface EvalItemResult {
   /** 0-based position in `data`. */
@@ -257,6 +275,8 @@ export interface EvalItemResult {
   trajectory?: EvalScoreGroup;
   /** A Workflow's step scorers, by step id. */
   steps?: Record<string, EvalScoreGroup>;
+  /** A Workflow target: what each step that ran was given and returned, by step id, in the order they ran. */
+  stepResults?: Record<string, EvalStepResult>;
   /** Multi-turn items: one entry per turn. */
   turns?: EvalTurnItemResult[];
   /** Scorer ids that sampling skipped on this item (with `applySampling`). */
@@ -276,10 +296,14 @@ export interface EvalRunConfig {
 }
 
 /** A shard's place in its run, recorded so that `report merge` can check the set of shards. */
-export interface EvalShardInfo extends EvalShard {
-  /** Items in the whole dataset. */
-  total: number;
-  /** A hash of every item identity in the whole dataset. */
+export interface EvalShardInfo {
+  /** This shard, 1-based. */
+  index: number;
+  /** Shards in the run. */
+  count: number;
+  /** The run the shard belongs to: `shard.run` as given, else the CI's run id, else the commit. */
+  run: string;
+  /** A fingerprint of the whole dataset: a hash of every item identity, order aside. */
   dataset: string;
 }
 

@@ -7,13 +7,14 @@
  * - A function or any object with `generate` is run here (run-evals-own.ts) by the same rules.
  * - Beyond Mastra: the registry's record (and function form) with per-key `thresholds`,
  *   `applySampling`, per-item `items` a report reads, errors that name the item's 0-based index, and
- *   shards (`shard: { index, count }`) that `agent-scorers report merge` joins into the whole run.
+ *   shards (`shard: { index, count, run? }`) that `agent-scorers report merge` joins into the whole run.
  *
  * The aggregates are computed from the items with Mastra's rules (eval-aggregate.ts), in data order,
  * so a result does not depend on `concurrency` and merged shards equal the unsharded run.
  */
 import { aggregate } from './eval-aggregate.js';
 import { datasetHash, itemIdentities, shardOf } from './eval-identity.js';
+import { resolveShardRun } from './eval-run-id.js';
 import { itemResult, ItemFailure, message, type ItemRun } from './run-evals-items.js';
 import { isMastraAgent, loadMastraEvals, looksLikeWorkflow, mastraValidates, runMastraItem, type MastraEvals } from './run-evals-mastra.js';
 import { runOwnItem, sampledOutSlots } from './run-evals-own.js';
@@ -159,6 +160,8 @@ export async function runEvals<TInput = unknown, S extends EvalScorers | undefin
     if (plan.form === 'list' && plan.slots.length === 0 && !gates?.length && !turnAssertions) throw new TypeError('At least one scorer or gate must be provided');
   }
   checkTurnScorers(data);
+  // Before any item runs: a shard that cannot name its run fails at once, not after its items.
+  const shardRun = shard === undefined ? undefined : await resolveShardRun(shard.run);
 
   const identities = itemIdentities(data as ReadonlyArray<Record<string, unknown>>);
   const shards = shard ? shardOf(identities, shard.count) : undefined;
@@ -227,6 +230,6 @@ export async function runEvals<TInput = unknown, S extends EvalScorers | undefin
     ...(aggregate(items, runConfig) as Omit<RunEvalsResult<ScoresOf<S>>, 'items' | 'config'>),
     items,
     config: runConfig,
-    ...(shard ? { shard: { index: shard.index, count: shard.count, total: data.length, dataset: datasetHash(identities) } } : {}),
+    ...(shard ? { shard: { index: shard.index, count: shard.count, run: shardRun!, dataset: datasetHash(identities) } } : {}),
   };
 }

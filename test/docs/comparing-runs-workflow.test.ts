@@ -236,7 +236,8 @@ describe('the GitHub Actions workflow of "Comparing runs in CI", run locally', (
       const ran = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', script], {
         cwd: dir,
         encoding: 'utf8',
-        env: { ...process.env, ...env, PATH: [stubBin, nodeDir, process.env.PATH].join(path.delimiter), CI: 'true', GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summaryFile, GH_STUB_STORE: store },
+        // GitHub names the workflow run in GITHUB_RUN_ID, the same in every job of it: the shards' run.
+        env: { ...process.env, ...env, PATH: [stubBin, nodeDir, process.env.PATH].join(path.delimiter), CI: 'true', GITHUB_ACTIONS: 'true', GITHUB_RUN_ID: String(nextRun), GITHUB_RUN_ATTEMPT: '1', GITHUB_STEP_SUMMARY: summaryFile, GH_STUB_STORE: store },
       });
       record.steps.push({ job: label, name, ran: true, code: ran.status, stdout: ran.stdout, stderr: ran.stderr });
       const summary = fs.readFileSync(summaryFile, 'utf8');
@@ -276,6 +277,11 @@ describe('the GitHub Actions workflow of "Comparing runs in CI", run locally', (
     expect(main.success, JSON.stringify(main.steps, null, 2)).toBe(true);
     for (const n of [1, 2, 3]) expect(step(main, `shard (${n})`, /^node evals\/weather\.eval\.ts/).stdout).toMatch(new RegExp(`^shard ${n} of 3: 4 items\\n$`));
     expect(step(main, 'merge', /^npx agent-scorers report merge/).stdout).toMatch(/^Merged 3 shards \(12 items, verdict passed\) into .*\/eval-results\/result\.json\n$/);
+    // Each shard recorded the workflow run it belongs to, from GITHUB_RUN_ID.
+    for (const n of [1, 2, 3]) {
+      const shard = JSON.parse(fs.readFileSync(path.join(store, 'artifacts', String(main.id), `eval-shard-${n}`, `shard-${n}.json`), 'utf8')).shard;
+      expect(shard).toMatchObject({ index: n, count: 3, run: String(main.id) });
+    }
     expect(step(main, 'merge', "Download the main branch's result").ran).toBe(false);
     const baseline = JSON.parse(fs.readFileSync(path.join(store, 'artifacts', String(main.id), 'eval-baseline/result.json'), 'utf8'));
     expect(baseline.items.map((i: { id: string }) => i.id)).toHaveLength(12);

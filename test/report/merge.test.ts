@@ -73,12 +73,14 @@ const CONFIG = { gates: [celsius], scorers: [{ scorer: length, threshold: 0.2 },
 
 type Run = (shard?: { index: number; count: number }) => Promise<RunEvalsResult>;
 
-const functionTarget: Run = (shard) => runEvals({ data: DATA, target: (input: string) => reply(input), ...CONFIG, ...(shard ? { shard } : {}) });
+/** Every shard of these runs names one run, as the shards of one CI run do. */
+const RUN = 'merge-test';
+const functionTarget: Run = (shard) => runEvals({ data: DATA, target: (input: string) => reply(input), ...CONFIG, ...(shard ? { shard: { ...shard, run: RUN } } : {}) });
 
 const agentTarget: Run = async (shard) => {
   const model = answeringModel((call: any) => reply(userText(call)));
   const agent = new Agent({ id: 'travel', name: 'travel', instructions: 'Answer briefly.', model });
-  const result = await runEvals({ data: DATA, target: agent, ...CONFIG, ...(shard ? { shard } : {}) });
+  const result = await runEvals({ data: DATA, target: agent, ...CONFIG, ...(shard ? { shard: { ...shard, run: RUN } } : {}) });
   // One model call per turn of the items this run holds.
   const turns = result.items.reduce((sum, item) => sum + (item.turns?.length ?? 1), 0);
   expect(model.doGenerateCalls.length + model.doStreamCalls.length).toBe(turns);
@@ -108,7 +110,7 @@ describe.each([
     const held = shards.map((s) => s.items.map((item) => item.id));
     expect(held.every((ids) => ids.length >= 3)).toBe(true);
     expect(held.flat().sort()).toEqual(whole.items.map((item) => item.id).sort());
-    shards.forEach((s, i) => expect(s.shard).toMatchObject({ index: i + 1, count: 3, total: DATA.length }));
+    shards.forEach((s, i) => expect(s.shard).toEqual({ index: i + 1, count: 3, run: RUN, dataset: shards[0].shard!.dataset }));
     // A shard alone is not the whole: its aggregates are its own items'.
     expect(shards.some((s) => JSON.stringify(s.scores) !== JSON.stringify(whole.scores))).toBe(true);
 
@@ -143,10 +145,10 @@ describe('agent-scorers report merge refuses what is not one whole run', () => {
     write('three.json', three);
     write('whole.json', await functionTarget());
     // Another configuration: the same data with another threshold.
-    write('other.json', await runEvals({ data: DATA, target: (input: string) => reply(input), gates: [celsius], scorers: [{ scorer: length, threshold: 0.3 }, polite], shard: { index: 3, count: 3 } }));
+    write('other.json', await runEvals({ data: DATA, target: (input: string) => reply(input), gates: [celsius], scorers: [{ scorer: length, threshold: 0.3 }, polite], shard: { index: 3, count: 3, run: RUN } }));
     write('half.json', await functionTarget({ index: 2, count: 2 }));
     // Another dataset split the same way.
-    write('fewer.json', await runEvals({ data: DATA.slice(1), target: (input: string) => reply(input), ...CONFIG, shard: { index: 3, count: 3 } }));
+    write('fewer.json', await runEvals({ data: DATA.slice(1), target: (input: string) => reply(input), ...CONFIG, shard: { index: 3, count: 3, run: RUN } }));
     // An item of shard one copied into shard three (as a hand edit or a bad concatenation would).
     write('overlap.json', { ...three, items: [...three.items, one.items[0]] });
     write('broken.json', '{"items": [');
@@ -158,7 +160,7 @@ describe('agent-scorers report merge refuses what is not one whole run', () => {
       [['one.json', 'three.json'], 'shard 2 of 3 is missing'],
       [['one.json', 'two.json', 'other.json'], 'one.json and other.json ran different configurations (gates, scorers or thresholds differ): shards of different runs'],
       [['one.json', 'half.json', 'three.json'], 'one.json is shard 1 of 3, but half.json is shard 2 of 2: shards of different runs'],
-      [['one.json', 'two.json', 'fewer.json'], `one.json and fewer.json ran different datasets (${DATA.length} and ${DATA.length - 1} items): shards of different runs`],
+      [['one.json', 'two.json', 'fewer.json'], 'one.json and fewer.json ran different datasets (their items differ): shards of different runs'],
       [['one.json', 'two.json', 'overlap.json'], `item ${JSON.stringify(one.items[0].id)} is in both one.json and overlap.json`],
       [['one.json', 'two.json', 'broken.json'], `${path.join(dir, 'broken.json')}: not JSON (`],
       [['one.json', 'two.json', 'shape.json'], `${path.join(dir, 'shape.json')}: not a runEvals result: items[0].scores["length"].score must be a number or null`],

@@ -33,6 +33,9 @@ let browser: Browser;
 let large: { file: string; failing: number; items: number };
 let hostileFile: string;
 let comparedFile: string;
+let worseFile: string;
+let workflowFile: string;
+let shardFile: string;
 
 /** A run compared with its baseline: multi-turn items whose first turn lost its temperature. */
 async function comparedReport(dir: string): Promise<string> {
@@ -42,6 +45,52 @@ async function comparedReport(dir: string): Promise<string> {
   const data = cities.map((city) => ({ id: city.toLowerCase(), turns: [{ input: `Weather in ${city}?`, gates: [celsius] }, { input: 'And tomorrow, please?', scorers: [polite] }] }));
   const run = (degraded: boolean) => runEvals({ data, scorers: [polite], target: (input: string) => (degraded && input.startsWith('Weather') ? `${input} Sunny.` : `${input} Sunny, 20 °C, please.`) });
   return evalReport(await run(true), { baseline: await run(false), outDir: dir, title: 'Turns compared' }).files!.html!;
+}
+
+/** A run compared with its baseline where three of six answers lost their city: the worse items show both outputs. */
+async function worseReport(dir: string): Promise<string> {
+  const mentionsCity = createScorer({ id: 'mentions-city', description: 'Names the city' }).generateScore(({ run }) =>
+    String(run.output).includes(String(run.input).replace(/^Weather in (\w+)\?$/, '$1')) ? 1 : 0,
+  );
+  const data = ['Oslo', 'Rome', 'Lima', 'Kyiv', 'Baku', 'Doha'].map((city) => ({ id: city.toLowerCase(), input: `Weather in ${city}?` }));
+  const run = (degraded: boolean) =>
+    runEvals({ data, scorers: [mentionsCity], target: (input: string) => (degraded && /Rome|Kyiv|Doha/.test(input) ? 'Sunny, 20 °C.' : `${input.slice(11, -1)}: sunny, 20 °C.`) });
+  return evalReport(await run(true), { baseline: await run(false), outDir: dir, title: 'Worse items', generatedAt: null }).files!.html!;
+}
+
+/** A Mastra Workflow of two steps, with a scorer on each step and one on the result. */
+async function workflowReport(dir: string): Promise<string> {
+  const { createStep, createWorkflow } = await import('@mastra/core/workflows');
+  const { z } = await import('zod');
+  const lookup = createStep({
+    id: 'lookup',
+    inputSchema: z.object({ city: z.string() }),
+    outputSchema: z.object({ city: z.string(), forecast: z.string() }),
+    execute: async ({ inputData }) => ({ city: inputData.city, forecast: inputData.city === 'Oslo' ? 'rain, 9 degrees' : 'sunny, 24 degrees' }),
+  });
+  const summarize = createStep({
+    id: 'summarize',
+    inputSchema: z.object({ city: z.string(), forecast: z.string() }),
+    outputSchema: z.object({ summary: z.string() }),
+    execute: async ({ inputData }) => ({ summary: `${inputData.city}: ${inputData.forecast}` }),
+  });
+  const flow = createWorkflow({ id: 'forecast', inputSchema: z.object({ city: z.string() }), outputSchema: z.object({ summary: z.string() }) }).then(lookup).then(summarize).commit();
+  const sunny = createScorer({ id: 'sunny', description: 'Forecast is sunny' }).generateScore(({ run }) => (JSON.stringify(run.output).includes('sunny') ? 1 : 0));
+  const short = createScorer({ id: 'short', description: 'Short summary' }).generateScore(({ run }) => (JSON.stringify(run.output).length < 60 ? 1 : 0));
+  const result = await runEvals({
+    target: flow,
+    data: [{ input: { city: 'Oslo' } }, { input: { city: 'Lima' } }],
+    scorers: { workflow: [short], steps: { lookup: [sunny], summarize: [short] } },
+  });
+  return evalReport(result, { outDir: dir, title: 'Forecast workflow', generatedAt: null }).files!.html!;
+}
+
+/** Shard 2 of 3 of a run compared with shard 2 of 3 of its baseline. */
+async function shardReport(dir: string): Promise<string> {
+  const answers = createScorer({ id: 'answers', description: 'Answers' }).generateScore(({ run }) => (String(run.output).length > 5 ? 1 : 0));
+  const data = Array.from({ length: 9 }, (_, i) => ({ id: `q${i}`, input: `Question ${i}?` }));
+  const shard = (run: string) => runEvals({ data, scorers: [answers], target: (input: string) => `Answer to ${input}`, shard: { index: 2, count: 3, run } });
+  return evalReport(await shard('pr-41'), { baseline: await shard('main-40'), outDir: dir, title: 'Shard two', generatedAt: null }).files!.html!;
 }
 
 beforeAll(async () => {
@@ -62,6 +111,9 @@ beforeAll(async () => {
   large = { file: report.files!.html!, failing, items: 1000 };
   hostileFile = evalReport(hostileResult(), { outDir: path.join(TMP, 'hostile') }).files!.html!;
   comparedFile = await comparedReport(path.join(TMP, 'compared'));
+  worseFile = await worseReport(path.join(TMP, 'worse'));
+  workflowFile = await workflowReport(path.join(TMP, 'workflow'));
+  shardFile = await shardReport(path.join(TMP, 'shard'));
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
   if (!hasChromium) return;
   const { chromium } = await import('playwright-core');
@@ -234,6 +286,76 @@ describe.skipIf(!hasChromium)('HTML report in Chromium', () => {
       // The whole conversation's scorer comes after the turns.
       expect(await item.locator('.body > table tbody th').allInnerTexts()).toEqual(['polite']);
       await page.screenshot({ path: path.join(SCREENSHOTS, 'compared-item.png'), fullPage: true });
+      expect(errors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+
+  test('with a baseline, an item that got worse shows the baseline output beside its own; an unchanged item shows its output alone', async () => {
+    const { page, errors } = await open(worseFile);
+    try {
+      expect(await page.locator('table.worse tbody tr').count()).toBe(3);
+      await page.locator('#expand').click();
+      const items = page.locator('#items details');
+      expect(await items.count()).toBe(6);
+      // Oslo kept its answer: one output, no baseline column.
+      const oslo = items.nth(0);
+      expect(await oslo.locator('.ident').innerText()).toBe('Item id: oslo');
+      expect(await oslo.locator('.side.outputs').count()).toBe(0);
+      expect(await oslo.locator('h4').allTextContents()).toContain('Output');
+      // Rome lost its city: this run's output and the baseline's, side by side.
+      const rome = items.nth(1);
+      expect(await rome.locator('.ident').innerText()).toBe('Item id: rome');
+      const pair = rome.locator('.side.outputs');
+      expect(await pair.locator('h4').allTextContents()).toEqual(['Output in this run', 'Output in the baseline']);
+      expect(await pair.locator('pre').allInnerTexts()).toEqual(['Sunny, 20 °C.', 'Rome: sunny, 20 °C.']);
+      const [left, right] = [await pair.locator('pre').nth(0).boundingBox(), await pair.locator('pre').nth(1).boundingBox()];
+      expect(Math.abs(left!.y - right!.y), 'the two outputs sit on one row').toBeLessThan(2);
+      expect(right!.x).toBeGreaterThan(left!.x + left!.width - 1);
+      expect(await rome.locator('tbody tr').first().locator('td').allInnerTexts()).toEqual(['0', '1 (was higher)', '—', '—']);
+      await page.screenshot({ path: path.join(SCREENSHOTS, 'worse-beside-baseline.png'), fullPage: true });
+      expect(errors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+
+  test('a workflow item shows each step with its input, its output and its own scores', async () => {
+    const { page, errors } = await open(workflowFile);
+    try {
+      await page.locator('#expand').click();
+      const oslo = page.locator('#items details').first();
+      const steps = oslo.locator('section.step');
+      expect(await steps.locator('h5').allInnerTexts()).toEqual(['Step lookup (success)', 'Step summarize (success)']);
+      const lookup = steps.nth(0);
+      expect(await lookup.locator('.side h4').allTextContents()).toEqual(['Input', 'Output']);
+      expect((await lookup.locator('.side pre').allInnerTexts()).map((t) => JSON.parse(t))).toEqual([{ city: 'Oslo' }, { city: 'Oslo', forecast: 'rain, 9 degrees' }]);
+      expect(await lookup.locator('tbody th').allInnerTexts()).toEqual(['steps › lookup › sunny']);
+      expect(await lookup.locator('tbody td').first().innerText()).toBe('0');
+      const summarize = steps.nth(1);
+      // The second step's input is what the first returned.
+      expect((await summarize.locator('.side pre').allInnerTexts()).map((t) => JSON.parse(t))).toEqual([{ city: 'Oslo', forecast: 'rain, 9 degrees' }, { summary: 'Oslo: rain, 9 degrees' }]);
+      expect(await summarize.locator('tbody th').allInnerTexts()).toEqual(['steps › summarize › short']);
+      // The workflow's own scorer stays in the item's table, outside the steps.
+      expect(await oslo.locator('.body > table tbody th').allInnerTexts()).toEqual(['short']);
+      await page.screenshot({ path: path.join(SCREENSHOTS, 'workflow-steps.png'), fullPage: true });
+      expect(errors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+
+  test("a shard's page says which shard of how many it covers, above the comparison", async () => {
+    const { page, errors } = await open(shardFile);
+    try {
+      const notice = page.locator('p.shard');
+      expect(await notice.isVisible()).toBe(true);
+      const count = await page.locator('#items details').count();
+      expect(await notice.innerText()).toBe(
+        `This page covers shard 2 of 3 (run pr-41): ${count} of the run's items, not the whole run. The run's result is its 3 shards merged with agent-scorers report merge. It is compared with the same shard of the baseline, shard 2 of 3 (run main-40), so only these items are compared.`,
+      );
+      expect((await notice.boundingBox())!.y).toBeLessThan((await page.locator('section.comparison').boundingBox())!.y);
       expect(errors).toEqual([]);
     } finally {
       await page.close();

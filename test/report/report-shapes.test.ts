@@ -161,7 +161,13 @@ describe('checkResult names the bad field in every part of the shape', () => {
     ['a foreign nested key', (r) => (r.scores = { agent: { a: 1 }, extra: { b: 1 } }), 'scores["extra"] must be a number (or scores must be the structured form { agent?, workflow?, steps?, trajectory? })'],
     ['config.form', (r) => (r.config.form = 'array'), "config.form must be 'list', 'agent' or 'workflow'"],
     ['config.gates', (r) => (r.config.gates = 'g'), 'config.gates must be an array of strings'],
-    ['a shard', (r) => (r.shard = { index: 1, count: 'three', total: 1, dataset: 'd' }), 'shard.count must be a whole number'],
+    ['a shard', (r) => (r.shard = { index: 1, count: 'three', run: 'r', dataset: 'd' }), 'shard.count must be a whole number of 1 or more'],
+    ['a forged shard 7 of 3', (r) => (r.shard = { index: 7, count: 3, run: 'r', dataset: 'd' }), 'shard.index must be a whole number from 1 to shard.count (3); got 7'],
+    ['a shard 0 of 3', (r) => (r.shard = { index: 0, count: 3, run: 'r', dataset: 'd' }), 'shard.index must be a whole number from 1 to shard.count (3); got 0'],
+    ['a shard run', (r) => (r.shard = { index: 1, count: 3, run: 12, dataset: 'd' }), 'shard.run must be a non-empty string'],
+    ['a shard dataset', (r) => (r.shard = { index: 1, count: 3, run: 'r' }), 'shard.dataset must be a string'],
+    ['a step result', (r) => (r.items[0].stepResults = { plan: { input: 1 } }), 'items[0].stepResults["plan"].status must be a string'],
+    ['step results', (r) => (r.items[0].stepResults = ['plan']), 'items[0].stepResults must be an object keyed by step id'],
   ];
   test.each(cases)('%s', (_name, spoil, message) => {
     const result = good();

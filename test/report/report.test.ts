@@ -43,9 +43,9 @@ describe('HTML', () => {
   test('the data block gives back every string exactly, hostile ones included', () => {
     const data = dataBlock(html);
     expect(data.scorers.map((s: { id: string }) => s.id)).toEqual([HOSTILE_ID, '__proto__', 'correct']);
-    expect(data.scorers[0]).toEqual({ id: HOSTILE_ID, gate: false, min: 0.7, max: null, turn: null });
-    expect(data.scorers[1]).toEqual({ id: '__proto__', gate: false, min: 0.2, max: 0.8, turn: null });
-    expect(data.scorers[2]).toEqual({ id: 'correct', gate: true, min: null, max: null, turn: null });
+    expect(data.scorers[0]).toEqual({ id: HOSTILE_ID, gate: false, min: 0.7, max: null, turn: null, step: null });
+    expect(data.scorers[1]).toEqual({ id: '__proto__', gate: false, min: 0.2, max: 0.8, turn: null, step: null });
+    expect(data.scorers[2]).toEqual({ id: 'correct', gate: true, min: null, max: null, turn: null, step: null });
     expect(data.baseline).toBe(false);
     const [first, second] = data.items;
     expect(first[0]).toBe(0);
@@ -56,6 +56,9 @@ describe('HTML', () => {
     // No turns; the identity, hostile too, as given.
     expect(first[6]).toBeNull();
     expect(first[7]).toBe(HOSTILE.markup);
+    // No baseline, so no baseline output; no workflow, so no steps.
+    expect(first[8]).toBeNull();
+    expect(first[9]).toBeNull();
     // A message list previews as its last message's text; the full input is its JSON.
     expect(second[2]).toBe(HOSTILE.controls);
     expect(JSON.parse(second[1])).toEqual([{ role: 'user', content: HOSTILE.controls }]);

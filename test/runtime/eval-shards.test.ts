@@ -68,7 +68,7 @@ describe('shards', () => {
     const whole = await runEvals(config);
     const shards = await Promise.all([1, 2, 3].map((index) => runEvals({ ...config, shard: { index, count: 3 } })));
     expect(shards.map((s) => s.items.length).reduce((a, b) => a + b)).toBe(data.length);
-    expect(shards.every((s) => s.shard?.count === 3 && s.shard.total === data.length)).toBe(true);
+    expect(shards.every((s) => s.shard?.count === 3 && s.shard.run === shards[0]!.shard!.run && s.shard.dataset === datasetHash(itemIdentities(data)))).toBe(true);
     // Each shard's items keep their place in the whole dataset.
     for (const shard of shards) for (const item of shard.items) expect(item).toEqual(whole.items[item.index]);
     const merged = mergeShards([shards[2]!, shards[0]!, shards[1]!]);

@@ -239,8 +239,38 @@ describe('items: what the report reads, per turn and per step', () => {
     expect(result.items[0].output).toEqual({ result: 'go go (twice): done' });
     expect(result.items[0].scores).toEqual({ 'workflow-done': { score: 1, reason: null } });
     expect(result.items[0].steps).toEqual({ double: { 'step-doubled': { score: 1, reason: null } } });
+    // Each step's input and output, in the order the steps ran: what the step's scorers were given.
+    expect(result.items[0].stepResults).toEqual({
+      double: { status: 'success', input: { word: 'go' }, output: { word: 'go go (twice)' } },
+      finish: { status: 'success', input: { word: 'go go (twice)' }, output: { result: 'go go (twice): done' } },
+    });
+    expect(Object.keys(result.items[0].stepResults!)).toEqual(['double', 'finish']);
     expect(result.config).toEqual({ form: 'workflow', gates: [], scorers: ['workflow-done', 'steps/double/step-doubled'], thresholds: [] });
     expect(result.scores).toEqual({ workflow: { 'workflow-done': 1 }, steps: { double: { 'step-doubled': 1 } } });
+  });
+
+  it('a Workflow item judged by a plain list records its steps too; a failed step records its error', async () => {
+    const w = world();
+    const listed = await runEvals({ target: w.flow, data: [{ input: { word: 'ok' } }], scorers: [workflowDone] });
+    expect(listed.items[0].stepResults).toEqual({
+      double: { status: 'success', input: { word: 'ok' }, output: { word: 'ok ok (twice)' } },
+      finish: { status: 'success', input: { word: 'ok ok (twice)' }, output: { result: 'ok ok (twice): done' } },
+    });
+    const broken = createStep({
+      id: 'broken',
+      inputSchema: z.object({ word: z.string() }),
+      outputSchema: z.object({ word: z.string() }),
+      execute: async () => {
+        throw new Error('the lookup service is down');
+      },
+    });
+    const flaky = createWorkflow({ id: 'flaky', inputSchema: z.object({ word: z.string() }), outputSchema: z.object({ word: z.string() }) }).then(broken).commit();
+    // A failed run has no output: this scorer says so instead of reading it.
+    const hasOutput = createScorer({ id: 'has-output', description: 'd' }).generateScore(({ run }) => (run.output === undefined ? 0 : 1));
+    const failed = await runEvals({ target: flaky, data: [{ input: { word: 'x' } }], scorers: [hasOutput] });
+    expect(failed.scores).toEqual({ 'has-output': 0 });
+    expect(failed.items[0].output).toBeUndefined();
+    expect(failed.items[0].stepResults).toEqual({ broken: { status: 'failed', input: { word: 'x' }, error: 'the lookup service is down' } });
   });
 
   it('an inputs item shows one reply per turn, with no per-turn assertions', async () => {
