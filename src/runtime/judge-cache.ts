@@ -19,6 +19,7 @@
 import { sha256Hex } from './sha256.js';
 import { describeModel, JUDGE_CACHE_HEADER, readOnlyModel, resolveModel, type ModelInput } from './model.js';
 import { openStore, type JudgeCacheRecord } from './judge-cache-store.js';
+import { reportJudgeReply } from './judge-cache-tracker.js';
 
 export type { JudgeCacheRecord };
 
@@ -290,7 +291,10 @@ async function cachedGenerate(
   const store = await openStore(options.file);
   const key = judgeCacheKey(model, params);
   const known = store.records.get(key);
-  if (known && mode !== 'record') return mark(replayResult(known), key, true);
+  if (known && mode !== 'record') {
+    reportJudgeReply(true);
+    return mark(replayResult(known), key, true);
+  }
   if (mode === 'replay') throw new JudgeCacheMiss(store.shown, key, promptPreview(params), store.fileMissing);
 
   // Identical requests in flight share one model call; the others are answered as cache hits.
@@ -298,7 +302,10 @@ async function cachedGenerate(
   if (running) {
     // The first caller's failure (or abort: its signal is not part of the key) is not ours: ask ourselves.
     const shared = await running.catch(() => undefined);
-    if (shared) return mark(replayResult(shared), key, true);
+    if (shared) {
+      reportJudgeReply(true);
+      return mark(replayResult(shared), key, true);
+    }
   }
   let result: any;
   const call = (async () => {
@@ -319,6 +326,7 @@ async function cachedGenerate(
   } finally {
     store.inflight.delete(key);
   }
+  reportJudgeReply(false);
   return mark(result, key, false);
 }
 

@@ -14,6 +14,7 @@ import { isWithThreshold, type Plan, type Slot } from './run-evals-scorers.js';
 import { answerText, ItemFailure, message, type ItemRun, type Outcome, type TurnRun } from './run-evals-items.js';
 import type { ScorerLike } from './registry.js';
 import type { ThresholdConfig } from './thresholds.js';
+import { tracked } from './judge-cache-tracker.js';
 
 export interface MastraEvals {
   runEvals: (config: any) => Promise<any>;
@@ -56,13 +57,13 @@ function through<T extends object>(target: T, intercept: (property: PropertyKey,
   });
 }
 
-/** A scorer whose runs are recorded: what it returned or threw. */
+/** A scorer whose runs are recorded: what it returned or threw, and the judge cache replies it was given. */
 function recorded(scorer: ScorerLike, sink: Outcome[], threshold?: ThresholdConfig): ScorerLike {
   return through(scorer, (property, value) =>
     property === 'run'
       ? async (...args: unknown[]) => {
           try {
-            const result = await (value as (...a: unknown[]) => unknown).apply(scorer, args);
+            const result = await tracked(() => (value as (...a: unknown[]) => unknown).apply(scorer, args));
             sink.push({ id: scorer.id, result, ...(threshold !== undefined ? { threshold } : {}) });
             return result;
           } catch (error) {
