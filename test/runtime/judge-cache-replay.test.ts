@@ -106,6 +106,25 @@ describe('a replay miss says why: the nearest recorded request and where the pro
     expect(error.message).toContain('first differ at character');
   });
 
+  it("this package's scorer: runEvals' error is caused by the JudgeCacheMiss itself", async () => {
+    const judge = judgeModel();
+    const polite = () =>
+      createScorer({ id: 'ours', description: 'd', judge: { model: cachedJudge(judge, { file }), instructions: 'You judge the tone of support answers.' } })
+        .analyze({
+          description: 'Judge the tone',
+          outputSchema: z.object({ polite: z.boolean() }),
+          createPrompt: ({ run }) => `Is this answer polite? ${JSON.stringify(run.output)}`,
+        })
+        .generateScore(({ results }) => (results.analyzeStepResult.polite ? 1 : 0));
+    const data = [{ input: 'What is the capital of France?' }];
+    await runEvals({ data, target: newAgent(), scorers: [polite()] });
+    const error = await inReplay(() => runEvals({ data, target: newAgent(), scorers: [polite()] })).catch((e) => e);
+    const miss = missOf(error);
+    expect(miss).toBeInstanceOf(JudgeCacheMiss);
+    expect(miss.nearest).toMatchObject({ section: 'user', comparedBy: 'prompt' });
+    expect((await records())[0].fullPrompt.slice(0, miss.nearest!.at)).toMatch(/\[\{"id":"[0-9a-f-]*$/);
+  });
+
   it('names the timestamp when only the time differs', async () => {
     const judge = judgeModel();
     const times: string[] = [];
