@@ -33,7 +33,22 @@ const importable = (code: string) =>
   [...code.matchAll(/from '([^']+)'/g)].every(([, spec]) => spec === 'agent-scorers' || spec === 'zod' || spec.startsWith('@mastra/') || spec.startsWith('.'));
 const isTestFile = (sample: Sample) => /from 'vitest'/.test(sample.code);
 
-/** A judge that answers each prompt the docs' scorers send by what it asks for, and fails loudly on any other. */
+/** The smallest value a JSON schema accepts (first enum value, one item per array), for prompts this file has no answer for. */
+function fromSchema(schema: any): unknown {
+  if (Array.isArray(schema?.enum)) return schema.enum[0];
+  const type = Array.isArray(schema?.type) ? schema.type[0] : schema?.type;
+  if (type === 'object') return Object.fromEntries(Object.entries<any>(schema.properties ?? {}).map(([name, value]) => [name, fromSchema(value)]));
+  if (type === 'array') return [fromSchema(schema.items)];
+  if (type === 'boolean') return true;
+  if (type === 'number' || type === 'integer') return Math.max(1, Number(schema.minimum ?? 1));
+  return 'x';
+}
+
+/**
+ * A judge that answers the prompts the docs' scorers send by what they ask, so their scores mean
+ * something; a structured prompt it does not know gets the smallest reply its schema accepts (given as
+ * the call's response format, or in the text as Mastra appends it), a plain one a sentence.
+ */
 function docsJudge() {
   return answeringModel((call) => {
     const ask = userText(call).trim();
@@ -42,8 +57,9 @@ function docsJudge() {
     if (ask.startsWith('Is this answer polite?')) return JSON.stringify({ polite: ask.includes('Paris') });
     if (ask.startsWith('List the impolite phrases in:')) return JSON.stringify({ impolite: ask.includes('Paris') ? [] : ['unexpected answer'] });
     if (ask.startsWith('Question:')) return JSON.stringify({ answers: ask.includes('Paris') });
-    if (/explain|Explain|score/.test(ask)) return 'The answer names the capital.';
-    return `unexpected prompt: ${ask.slice(0, 80)}`;
+    const inText = /matching this schema:\s*(\{[\s\S]*\})\s*Return only valid JSON/.exec(ask)?.[1];
+    const schema = call.responseFormat?.schema ?? (inText ? JSON.parse(inText) : undefined);
+    return schema ? JSON.stringify(fromSchema(schema)) : 'The answer names the capital.';
   });
 }
 
