@@ -96,4 +96,4 @@ export { getUserMessageFromRunInput, getAssistantMessageFromRunOutput } from './
 
 // The judge cache. Its node:fs use is loaded lazily, inside the functions that touch the file.
 export { cachedJudge, judgeCacheMiddleware, JudgeCacheMiss, JUDGE_CACHE_ENV } from './judge-cache.js';
-export type { CachedJudge, JudgeCacheMode, JudgeCacheOptions, JudgeCacheRecord, JudgeCacheMiddleware } from './judge-cache.js';
+export type { CachedJudge, JudgeCacheMode, JudgeCacheOptions, JudgeCacheRecord, JudgeCacheMiddleware, JudgeCacheNearest } from './judge-cache.js';

@@ -22,6 +22,12 @@ export interface JudgeCacheRecord {
   text: string;
   finishReason: string;
   usage: { inputTokens: number; outputTokens: number; totalTokens: number };
+  /**
+   * The whole request as text (each message, then the call settings), so that a replay miss can show
+   * where a new request differs from this one. Absent in records written by older versions, which
+   * still load and replay.
+   */
+  fullPrompt?: string;
 }
 
 
@@ -60,6 +66,7 @@ const STORES_KEY = Symbol.for('agent-scorers.judge-cache.stores');
 const stores: Map<string, Promise<Store>> = ((globalThis as any)[STORES_KEY] ??= new Map());
 
 const RECORD_FIELDS = ['key', 'provider', 'modelId', 'prompt', 'text', 'finishReason', 'usage'] as const;
+const OPTIONAL_FIELDS = ['fullPrompt'] as const;
 const USAGE_FIELDS = ['inputTokens', 'outputTokens', 'totalTokens'] as const;
 const show = (value: unknown): string => (value === undefined ? 'undefined' : JSON.stringify(value)?.slice(0, 40) ?? String(value));
 
@@ -71,12 +78,14 @@ const show = (value: unknown): string => (value === undefined ? 'undefined' : JS
 function recordProblem(value: unknown): string | undefined {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return `it is ${Array.isArray(value) ? 'an array' : show(value)}, not a record`;
   const record = value as Record<string, unknown>;
-  for (const name of Object.keys(record)) if (!(RECORD_FIELDS as readonly string[]).includes(name)) return `unexpected field ${JSON.stringify(name)}`;
+  const known: readonly string[] = [...RECORD_FIELDS, ...OPTIONAL_FIELDS];
+  for (const name of Object.keys(record)) if (!known.includes(name)) return `unexpected field ${JSON.stringify(name)}`;
   for (const name of RECORD_FIELDS) if (!Object.hasOwn(record, name)) return `"${name}" is missing`;
   if (typeof record.key !== 'string' || !/^[0-9a-f]{64}$/.test(record.key)) return `"key" must be a SHA-256 (64 lowercase hex digits), got ${show(record.key)}`;
   for (const name of ['provider', 'modelId', 'prompt', 'text', 'finishReason'] as const) {
     if (typeof record[name] !== 'string') return `"${name}" must be a string, got ${show(record[name])}`;
   }
+  if (Object.hasOwn(record, 'fullPrompt') && typeof record.fullPrompt !== 'string') return `"fullPrompt" must be a string, got ${show(record.fullPrompt)}`;
   const usage = record.usage;
   if (usage === null || typeof usage !== 'object' || Array.isArray(usage)) return `"usage" must be { inputTokens, outputTokens, totalTokens }, got ${show(usage)}`;
   for (const name of Object.keys(usage)) if (!(USAGE_FIELDS as readonly string[]).includes(name)) return `unexpected field "usage.${name}"`;
@@ -116,6 +125,8 @@ const serialise = (r: JudgeCacheRecord): string =>
     text: r.text,
     finishReason: r.finishReason,
     usage: { inputTokens: r.usage.inputTokens, outputTokens: r.usage.outputTokens, totalTokens: r.usage.totalTokens },
+    // Last: the longest field, after what a reader of a diff looks for first.
+    ...(r.fullPrompt !== undefined ? { fullPrompt: r.fullPrompt } : {}),
   });
 
 /**

@@ -19,8 +19,10 @@
 import { sha256Hex } from './sha256.js';
 import { describeModel, JUDGE_CACHE_HEADER, readOnlyModel, resolveModel, type ModelInput } from './model.js';
 import { openStore, type JudgeCacheRecord } from './judge-cache-store.js';
+import { reportJudgeReply } from './judge-cache-tracker.js';
+import { describeNearest, nearestRecord, type JudgeCacheNearest, type RequestText } from './judge-cache-nearest.js';
 
-export type { JudgeCacheRecord };
+export type { JudgeCacheRecord, JudgeCacheNearest };
 
 export type JudgeCacheMode = 'auto' | 'replay' | 'record' | 'off';
 
@@ -53,18 +55,25 @@ export interface CachedJudge {
   doStream(options: any): Promise<any>;
 }
 
-/** In `replay` mode, a request that is not in the cache file. Nothing was sent to the model. */
+/**
+ * In `replay` mode, a request that is not in the cache file. Nothing was sent to the model. `nearest`
+ * is the recorded request of the same model closest to it, and where the two first differ (absent
+ * when the file holds no request of that model).
+ */
 export class JudgeCacheMiss extends Error {
   constructor(
     readonly file: string,
     readonly key: string,
     readonly preview: string,
     fileMissing: boolean,
+    readonly nearest?: JudgeCacheNearest,
   ) {
     super(
       `agent-scorers: judge cache miss in replay mode: ${JSON.stringify(preview)} is not recorded in ${file}` +
         (fileMissing ? ' (the file does not exist)' : '') +
-        `. Record it by running once with AGENT_SCORERS_JUDGE_CACHE=auto (or record) and commit the file.`,
+        '.' +
+        (nearest ? describeNearest(nearest) : '') +
+        ` Record it by running once with AGENT_SCORERS_JUDGE_CACHE=auto (or record) and commit the file.`,
     );
     this.name = 'JudgeCacheMiss';
   }
@@ -201,6 +210,61 @@ function promptPreview(params: any): string {
   return flat.length <= 160 ? flat : `${flat.slice(0, 60)} ${ELLIPSIS} ${flat.slice(-96)}`;
 }
 
+// A setting whose JSON is longer than this (a response schema, tool definitions) is shown by its hash:
+// enough to see that it changed, without a copy in every record.
+const LONG_SETTING = 200;
+
+/**
+ * The whole request as text, as a record's `fullPrompt` keeps it and a replay miss compares it: each
+ * message under its role (`[system]`, `[user]`...), parts one per line, then `[settings]` with every
+ * call setting. It is built from the request as the key sees it (ids, tool call ids and the `mastra`
+ * namespace left out), so two requests with one key read the same; what differs between two keys shows.
+ */
+export function requestText(model: { provider: string; modelId: string }, params: any): RequestText {
+  const sections: Array<[number, string]> = [];
+  const blocks: string[] = [];
+  let length = 0;
+  let head = 0;
+  let leading = true;
+  const add = (label: string, body: string) => {
+    const block = `[${label}]\n${body}`;
+    const start = length + (blocks.length > 0 ? 2 : 0);
+    sections.push([start, label]);
+    blocks.push(block);
+    length = start + block.length;
+  };
+  const prompt = keyPrompt(params?.prompt);
+  for (const message of Array.isArray(prompt) ? (prompt as any[]) : []) {
+    const role = String(message?.role ?? 'message');
+    const parts = typeof message?.content === 'string' ? [message.content] : Array.isArray(message?.content) ? message.content.map(partText) : [canonicalJson(message?.content)];
+    const options = message?.providerOptions !== undefined ? [`providerOptions: ${canonicalJson(message.providerOptions)}`] : [];
+    add(role, [...parts, ...options].join('\n'));
+    if (role === 'system' && leading) head = length;
+    else leading = false;
+  }
+  const settings: string[] = [];
+  for (const name of Object.keys(params ?? {}).sort()) {
+    if (name === 'prompt' || BOOKKEEPING_OPTIONS.has(name)) continue;
+    const json = canonicalJson(name === 'providerOptions' ? keyProviderOptions(params[name]) : params[name]);
+    if (json === 'null' && params[name] === undefined) continue;
+    settings.push(`${name}: ${json.length > LONG_SETTING ? `sha256:${sha256Hex(json).slice(0, 16)}` : json}`);
+  }
+  if (settings.length > 0) add('settings', settings.join('\n'));
+  return { provider: model.provider, modelId: model.modelId, text: blocks.join('\n\n'), head, sections, preview: promptPreview(params) };
+}
+
+/** One part of a message as a line: text as it is, anything else as canonical JSON (bytes by their hash). */
+function partText(part: any): string {
+  if (!isPlainObject(part)) return canonicalJson(part);
+  const { type, text, providerOptions, ...rest } = part;
+  const options = providerOptions !== undefined ? ` providerOptions: ${canonicalJson(providerOptions)}` : '';
+  if ((type === 'text' || type === 'reasoning') && typeof text === 'string') return `${type === 'reasoning' ? '(reasoning) ' : ''}${text}${options}`;
+  const data = rest.data;
+  if (data !== undefined && typeof data !== 'string' && !(data instanceof URL)) rest.data = `sha256:${sha256Hex(canonicalJson(data)).slice(0, 16)}`;
+  else if (typeof data === 'string' && data.length > LONG_SETTING) rest.data = `sha256:${sha256Hex(data).slice(0, 16)}`;
+  return `(${String(type)}) ${canonicalJson(rest)}${options}`;
+}
+
 const flatCount = (value: any): number => {
   const n = value !== null && typeof value === 'object' ? value.total : value;
   return typeof n === 'number' && Number.isFinite(n) ? n : 0;
@@ -290,15 +354,24 @@ async function cachedGenerate(
   const store = await openStore(options.file);
   const key = judgeCacheKey(model, params);
   const known = store.records.get(key);
-  if (known && mode !== 'record') return mark(replayResult(known), key, true);
-  if (mode === 'replay') throw new JudgeCacheMiss(store.shown, key, promptPreview(params), store.fileMissing);
+  if (known && mode !== 'record') {
+    reportJudgeReply(true);
+    return mark(replayResult(known), key, true);
+  }
+  if (mode === 'replay') {
+    const request = requestText(model, params);
+    throw new JudgeCacheMiss(store.shown, key, request.preview, store.fileMissing, nearestRecord(store.records.values(), request));
+  }
 
   // Identical requests in flight share one model call; the others are answered as cache hits.
   const running = store.inflight.get(key);
   if (running) {
     // The first caller's failure (or abort: its signal is not part of the key) is not ours: ask ourselves.
     const shared = await running.catch(() => undefined);
-    if (shared) return mark(replayResult(shared), key, true);
+    if (shared) {
+      reportJudgeReply(true);
+      return mark(replayResult(shared), key, true);
+    }
   }
   let result: any;
   const call = (async () => {
@@ -307,7 +380,8 @@ async function cachedGenerate(
     result = asV3Result(await doGenerate());
     const reply = recordable(result);
     if (!reply) return undefined;
-    const record: JudgeCacheRecord = { key, provider: model.provider, modelId: model.modelId, prompt: promptPreview(params), ...reply };
+    const request = requestText(model, params);
+    const record: JudgeCacheRecord = { key, provider: model.provider, modelId: model.modelId, prompt: request.preview, ...reply, fullPrompt: request.text };
     // Kept in memory even when the write fails (persist warns): later identical requests replay it, and the next write carries it.
     store.records.set(key, record);
     await store.persist();
@@ -319,6 +393,7 @@ async function cachedGenerate(
   } finally {
     store.inflight.delete(key);
   }
+  reportJudgeReply(false);
   return mark(result, key, false);
 }
 

@@ -5,6 +5,7 @@
  * same `ItemRun`.
  */
 import type { ThresholdConfig } from './thresholds.js';
+import { judgeCacheTally } from './judge-cache-tracker.js';
 import type { EvalItemResult, EvalItemScore, EvalScoreGroup, EvalStepResult, EvalTurnItemResult } from './run-evals-types.js';
 
 /** A scorer's or gate's run: its result, or what it threw (a gate's throw scores 0). */
@@ -53,7 +54,7 @@ export class ItemFailure extends Error {
   }
 }
 
-/** Whether a run's judge replies came from `cachedJudge` (see `EvalItemScore.cached`), from the judge calls it reports. */
+/** Whether a run's judge replies came from `cachedJudge` (see `EvalItemScore.cached`), from the judge calls it reports, else from the tracker. */
 function cachedOf(result: any): boolean | undefined {
   let calls = 0;
   let hits = 0;
@@ -65,7 +66,10 @@ function cachedOf(result: any): boolean | undefined {
       misses += Number(execution?.cacheMissCount ?? 0);
     }
   }
-  return hits + misses === 0 ? undefined : hits === calls;
+  if (hits + misses > 0) return hits === calls;
+  // A scorer that does not count its judge calls (Mastra's own): the replies the judge cache gave while it ran.
+  const tally = judgeCacheTally(result);
+  return tally ? tally.misses === 0 : undefined;
 }
 
 function reasonOf(reason: unknown): string | null {

@@ -15,6 +15,7 @@ import { answerText, ItemFailure, message, type ItemRun, type Outcome, type Turn
 import type { ScorerLike } from './registry.js';
 import type { ThresholdConfig } from './thresholds.js';
 import type { EvalStepResult } from './run-evals-types.js';
+import { tracked } from './judge-cache-tracker.js';
 
 export interface MastraEvals {
   runEvals: (config: any) => Promise<any>;
@@ -57,13 +58,13 @@ function through<T extends object>(target: T, intercept: (property: PropertyKey,
   });
 }
 
-/** A scorer whose runs are recorded: what it returned or threw. */
+/** A scorer whose runs are recorded: what it returned or threw, and the judge cache replies it was given. */
 function recorded(scorer: ScorerLike, sink: Outcome[], threshold?: ThresholdConfig): ScorerLike {
   return through(scorer, (property, value) =>
     property === 'run'
       ? async (...args: unknown[]) => {
           try {
-            const result = await (value as (...a: unknown[]) => unknown).apply(scorer, args);
+            const result = await tracked(() => (value as (...a: unknown[]) => unknown).apply(scorer, args));
             sink.push({ id: scorer.id, result, ...(threshold !== undefined ? { threshold } : {}) });
             return result;
           } catch (error) {

@@ -15,6 +15,7 @@ import { isWithThreshold, type Plan, type Slot } from './run-evals-scorers.js';
 import type { ScorerLike } from './registry.js';
 import type { ThresholdConfig } from './thresholds.js';
 import type { EvalTarget } from './run-evals-types.js';
+import { tracked } from './judge-cache-tracker.js';
 
 export interface OwnItem {
   target: EvalTarget<any>;
@@ -109,7 +110,7 @@ export async function runOwnItem(run: OwnItem): Promise<ItemRun> {
   for (const gate of run.gates) {
     let outcome: Outcome;
     try {
-      outcome = { id: gate.id, result: await gate.run(runOf(gate, answered.input, answered.output)) };
+      outcome = { id: gate.id, result: await tracked(() => gate.run(runOf(gate, answered.input, answered.output))) };
     } catch (error) {
       outcome = { id: gate.id, error };
     }
@@ -121,7 +122,7 @@ export async function runOwnItem(run: OwnItem): Promise<ItemRun> {
     const asGate = gateRuns.get(scorer);
     try {
       if (asGate?.error !== undefined) throw asGate.error;
-      return asGate ? asGate.result : await scorer.run(runOf(scorer, input, output));
+      return asGate ? asGate.result : await tracked(() => scorer.run(runOf(scorer, input, output)));
     } catch (error) {
       throw new ItemFailure('scorer', scorer.id, 'RUN_EXPERIMENT_SCORER_FAILED_TO_SCORE_RESULT', error);
     }
@@ -162,7 +163,7 @@ export async function runOwnItem(run: OwnItem): Promise<ItemRun> {
         entry.gates = [];
         for (const gate of spec.gates ?? []) {
           try {
-            entry.gates.push({ id: gate.id, result: await gate.run(runOf(gate, turn.input, turn.output)) });
+            entry.gates.push({ id: gate.id, result: await tracked(() => gate.run(runOf(gate, turn.input, turn.output))) });
           } catch (error) {
             entry.gates.push({ id: gate.id, error });
           }
@@ -172,7 +173,7 @@ export async function runOwnItem(run: OwnItem): Promise<ItemRun> {
           const scorer: ScorerLike = isWithThreshold(given) ? given.scorer : given;
           let result: unknown;
           try {
-            result = await scorer.run(runOf(scorer, turn.input, turn.output));
+            result = await tracked(() => scorer.run(runOf(scorer, turn.input, turn.output)));
           } catch (error) {
             throw new ItemFailure('scorer', scorer.id, undefined, error);
           }

@@ -395,8 +395,10 @@ describe('cachedJudge: the file', () => {
     expect(body.endsWith('\n')).toBe(true);
     const records = body.trimEnd().split('\n').map((line) => JSON.parse(line));
     expect(records.map((r) => r.key)).toEqual(records.map((r) => r.key).sort());
+    // The whole prompt, which a replay miss compares with, comes last: it is the longest field.
+    expect(records.map((r) => r.fullPrompt).sort()).toEqual(texts.map((text) => `[user]\n${text}`).sort());
     for (const r of records) {
-      expect(Object.keys(r)).toEqual(['key', 'provider', 'modelId', 'prompt', 'text', 'finishReason', 'usage']);
+      expect(Object.keys(r)).toEqual(['key', 'provider', 'modelId', 'prompt', 'text', 'finishReason', 'usage', 'fullPrompt']);
       expect(r.key).toMatch(/^[0-9a-f]{64}$/);
       expect(r).toMatchObject({ provider: 'mock-provider', modelId: 'mock-model-id', finishReason: 'stop', usage: { inputTokens: 12, outputTokens: 7, totalTokens: 19 } });
     }
