@@ -94,9 +94,9 @@ function nearestExisting(dir: string): { dir: string; stat: fs.Stats } {
     try {
       return { dir: at, stat: fs.statSync(at) };
     } catch (error) {
+      // Missing, or under a file (ENOTDIR): the walk up finds what is in the way.
       const code = errnoOf(error);
-      if (code !== 'ENOENT') throw new ReportFileError(`${at}: ${reasonOf(error)}`);
-      if (path.dirname(at) === at) throw new ReportFileError(`${dir}: ${reasonOf(error)}`);
+      if ((code !== 'ENOENT' && code !== 'ENOTDIR') || path.dirname(at) === at) throw new ReportFileError(`${at}: ${reasonOf(error)}. Nothing was written.`);
     }
   }
 }
@@ -123,7 +123,7 @@ export function checkReportFiles(inputs: ReadonlyArray<ReportInputFile>, outputs
       stat = fs.statSync(file);
     } catch (error) {
       const code = errnoOf(error);
-      if (code !== 'ENOENT') throw new ReportFileError(`${file}: cannot write ${flag}: ${reasonOf(error)}`);
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw new ReportFileError(`${file}: cannot write ${flag}: ${reasonOf(error)}. Nothing was written.`);
     }
     // One file however it is spelled: the same real path, or the same file on disk (a hard link).
     const input = byRealPath.get(real) ?? (stat ? byIdentity.get(`${stat.dev}:${stat.ino}`) : undefined);
@@ -140,7 +140,7 @@ export function checkReportFiles(inputs: ReadonlyArray<ReportInputFile>, outputs
     if (checkedFolders.has(folder)) continue;
     checkedFolders.add(folder);
     const existing = nearestExisting(folder);
-    if (!existing.stat.isDirectory()) throw new ReportFileError(`${existing.dir}: is not a folder, so ${file} (${flag}) cannot be written there. Nothing was written.`);
+    if (!existing.stat.isDirectory()) throw new ReportFileError(`${existing.dir}: is a file, not a folder, so ${flag} cannot write ${file}. Nothing was written.`);
     try {
       // Write and search: to put a file into the folder, or to make the missing folders under it.
       fs.accessSync(existing.dir, fs.constants.W_OK | fs.constants.X_OK);

@@ -76,6 +76,14 @@ export function isAlive(pid: number): boolean {
   }
 }
 
+const isFile = (file: string): boolean => {
+  try {
+    return fs.statSync(file).isFile();
+  } catch {
+    return false;
+  }
+};
+
 /** Temporary files of `file` left by processes that are gone (killed while writing). */
 function removeStaleTemps(dir: string, base: string): void {
   let names: string[];
@@ -126,7 +134,8 @@ function readExisting(file: string): string | null {
     fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
   } catch (error) {
     const code = errnoOf(error);
-    if (code === 'ENOENT') return null;
+    // Not there, or a file where one of its folders should be: making the folder says which.
+    if (code === 'ENOENT' || code === 'ENOTDIR') return null;
     if (code === 'EISDIR') throw new FileError('write', file, 'it is a folder');
     throw asFileError(error, 'read', file);
   }
@@ -158,6 +167,13 @@ export function stageFile(given: string, content: string): StagedFile | null {
   try {
     created = fs.mkdirSync(dir, { recursive: true });
   } catch (error) {
+    const code = errnoOf(error);
+    if (code === 'EEXIST' || code === 'ENOTDIR') {
+      // A file where a folder must go: name that file, not the folder that could not be made.
+      for (let at = dir; path.dirname(at) !== at; at = path.dirname(at)) {
+        if (isFile(at)) throw new FileError('write', file, `${at} is a file, not a folder`, { cause: error });
+      }
+    }
     throw asFileError(error, 'write', dir);
   }
   removeStaleTemps(dir, base);

@@ -284,6 +284,38 @@ describe('a result nested 100,000 levels deep names the file', () => {
   });
 });
 
+describe('all or none', () => {
+  test('--out naming a file: neither report file nor the summary is written', () => {
+    const dir = workspace();
+    fs.writeFileSync(path.join(dir, 'notes.txt'), 'mine\n');
+    const before = snapshot(dir);
+    expect(refused(cli(['report', 'r.json', '--summary', 'summary.md', '--out', 'notes.txt'], dir))).toBe(
+      `agent-scorers report: ${path.join(dir, 'notes.txt')}: is a file, not a folder, so --out cannot write ${path.join(dir, 'notes.txt/eval-report.html')}. Nothing was written.`,
+    );
+    expect(snapshot(dir)).toEqual(before);
+  });
+
+  test('evalReport: a file that cannot be written leaves the others as they were, with no temporary file and no folder made', () => {
+    const dir = workspace();
+    fs.writeFileSync(path.join(dir, 'summary.md'), 'the previous summary\n');
+    fs.writeFileSync(path.join(dir, 'in-the-way'), 'a file where a folder must go\n');
+    const before = snapshot(dir);
+    // The page goes into a folder made for it, then the JUnit file's folder cannot be made: both undone.
+    const files = { htmlFile: path.join(dir, 'new/page.html'), junitFile: path.join(dir, 'in-the-way/junit.xml'), summaryFile: path.join(dir, 'summary.md') };
+    let thrown: unknown;
+    try {
+      evalReport(result, files);
+    } catch (error) {
+      thrown = error;
+    }
+    expect((thrown as Error | undefined)?.message).toBe(`cannot write ${path.join(dir, 'in-the-way/junit.xml')}: ${path.join(dir, 'in-the-way')} is a file, not a folder`);
+    expect(snapshot(dir)).toEqual(before);
+    const written = evalReport(result, { ...files, junitFile: path.join(dir, 'junit.xml') });
+    expect(fs.readFileSync(path.join(dir, 'new/page.html'), 'utf8')).toBe(written.html);
+    expect(fs.readFileSync(path.join(dir, 'summary.md'), 'utf8')).toBe(written.summary);
+  });
+});
+
 // Root writes into any folder, so these run as `nobody`, with the CLI installed from the tarball.
 const user = unprivileged();
 afterAll(() => ('cleanup' in user ? user.cleanup() : undefined));
