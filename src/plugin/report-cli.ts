@@ -163,7 +163,7 @@ export async function reportMain(argv: string[], { cwd, log }: { cwd: string; lo
     try {
       report = evalReport(result, { title: values.title, baseline, tolerance });
     } catch (error) {
-      // A shape problem names the field (and which run); a write problem (a FileError) names the path and the reason.
+      // A shape problem names the field (and which run).
       if (!(error instanceof TypeError)) throw error;
       const message = error.message;
       if (message.startsWith('baseline: ')) throw new Unusable(`${baselineFile}: cannot be compared: ${message.slice('baseline: '.length)}`);
