@@ -76,6 +76,14 @@ export function isAlive(pid: number): boolean {
   }
 }
 
+const isFile = (file: string): boolean => {
+  try {
+    return fs.statSync(file).isFile();
+  } catch {
+    return false;
+  }
+};
+
 /** Temporary files of `file` left by processes that are gone (killed while writing). */
 function removeStaleTemps(dir: string, base: string): void {
   let names: string[];
@@ -96,45 +104,159 @@ function removeStaleTemps(dir: string, base: string): void {
   }
 }
 
+/** A file written beside its target, not yet in place: `commit` renames it over, `abort` removes it. */
+export interface StagedFile {
+  readonly file: string;
+  commit(): void;
+  abort(): void;
+}
+
 /**
- * Writes `content` to `file` unless it already holds exactly that; returns whether it wrote. Throws a
- * FileError naming the file (or its folder) on any failure, after removing its temporary file.
+ * The file a path writes to: a symbolic link's target (followed to the end), so that a link stays a
+ * link, as a shell's `>` writes through one; renaming over the link would replace the link itself
+ * (`/dev/stdout` as root, a file in `/dev`). A dangling link is the path itself.
  */
-export function replaceFile(file: string, content: string): boolean {
-  const dir = path.dirname(file);
-  const base = path.basename(file);
-  let existing: string | null = null;
+function writtenPath(file: string): string {
   try {
-    existing = fs.readFileSync(file, 'utf8');
+    return fs.lstatSync(file).isSymbolicLink() ? fs.realpathSync(file) : file;
+  } catch {
+    return file;
+  }
+}
+
+/**
+ * What `file` holds now, or null when it is not there. Opened without waiting (a FIFO's open would
+ * wait for a writer) and refused unless it is a regular file: a FIFO or a device would never end.
+ */
+function readExisting(file: string): string | null {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
   } catch (error) {
     const code = errnoOf(error);
+    // Not there, or a file where one of its folders should be: making the folder says which.
+    if (code === 'ENOENT' || code === 'ENOTDIR') return null;
     if (code === 'EISDIR') throw new FileError('write', file, 'it is a folder');
-    if (code !== 'ENOENT') throw asFileError(error, 'read', file);
+    throw asFileError(error, 'read', file);
   }
-  // Unchanged: no folder listing either, so a build that rewrites nothing costs one read per file.
-  if (existing === content) return false;
   try {
-    fs.mkdirSync(dir, { recursive: true });
+    const stat = fs.fstatSync(fd);
+    if (stat.isDirectory()) throw new FileError('write', file, 'it is a folder');
+    if (!stat.isFile()) throw new FileError('write', file, 'it is not a regular file (a FIFO or a device)');
+    return fs.readFileSync(fd, 'utf8');
   } catch (error) {
+    throw asFileError(error, 'read', file);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/**
+ * Writes `content` beside `file` in a temporary file, ready to be renamed over it; null when `file`
+ * already holds exactly that. Throws a FileError naming the file (or its folder) on any failure,
+ * after removing what it made: its temporary file and any folder it created on the way.
+ */
+export function stageFile(given: string, content: string): StagedFile | null {
+  const file = writtenPath(given);
+  const dir = path.dirname(file);
+  const base = path.basename(file);
+  const existing = readExisting(file);
+  // Unchanged: no folder listing either, so a build that rewrites nothing costs one read per file.
+  if (existing === content) return null;
+  let created: string | undefined;
+  try {
+    created = fs.mkdirSync(dir, { recursive: true });
+  } catch (error) {
+    const code = errnoOf(error);
+    if (code === 'EEXIST' || code === 'ENOTDIR') {
+      // A file where a folder must go: name that file, not the folder that could not be made.
+      for (let at = dir; path.dirname(at) !== at; at = path.dirname(at)) {
+        if (isFile(at)) throw new FileError('write', file, `${at} is a file, not a folder`, { cause: error });
+      }
+    }
     throw asFileError(error, 'write', dir);
   }
   removeStaleTemps(dir, base);
   const temp = path.join(dir, `.${base}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.tmp`);
-  try {
-    fs.writeFileSync(temp, content, { flag: 'wx' });
-    fs.renameSync(temp, file);
-  } catch (error) {
+  const abort = () => {
     try {
       fs.rmSync(temp, { force: true });
     } catch {
       // never made, or the folder refuses even that: nothing of ours is left either way
     }
-    // The temporary file is ours: a failure on it is a failure to write the folder.
+    // The folders made on the way go too, innermost first, each only while empty (never anyone else's file).
+    for (let folder = dir; created !== undefined; folder = path.dirname(folder)) {
+      try {
+        fs.rmdirSync(folder);
+      } catch {
+        break;
+      }
+      if (folder === created) break;
+    }
+  };
+  // The temporary file is ours: a failure on it is a failure to write the folder.
+  const failure = (error: unknown) => {
     const code = errnoOf(error);
     const failedOn = (error as NodeJS.ErrnoException).path === temp ? dir : file;
-    throw code ? new FileError('write', failedOn, reasonOf(error), { cause: error }) : error;
+    return code ? new FileError('write', failedOn, reasonOf(error), { cause: error }) : error;
+  };
+  try {
+    fs.writeFileSync(temp, content, { flag: 'wx' });
+  } catch (error) {
+    abort();
+    throw failure(error);
   }
-  return true;
+  return {
+    file,
+    commit: () => {
+      try {
+        fs.renameSync(temp, file);
+      } catch (error) {
+        abort();
+        throw failure(error);
+      }
+    },
+    abort,
+  };
+}
+
+/**
+ * Writes `content` to `file` unless it already holds exactly that; returns whether it wrote. Throws a
+ * FileError naming the file (or its folder) on any failure, after removing its temporary file.
+ */
+export function replaceFile(file: string, content: string): boolean {
+  const staged = stageFile(file, content);
+  staged?.commit();
+  return staged !== null;
+}
+
+/**
+ * Writes a set of files, all or none as far as the file system allows: every new text goes to its
+ * temporary file first, and only when all of them are written is each renamed over its target. A
+ * failure before the renames (a full disk, a folder that refuses) removes every temporary file and
+ * leaves every target as it was; a rename, the one step left, fails only when the folder changes
+ * under it. Returns the files whose content changed.
+ */
+export function replaceFiles(files: ReadonlyArray<{ file: string; content: string }>): string[] {
+  const staged: StagedFile[] = [];
+  try {
+    for (const { file, content } of files) {
+      const one = stageFile(file, content);
+      if (one) staged.push(one);
+    }
+  } catch (error) {
+    for (const one of staged) one.abort();
+    throw error;
+  }
+  for (const [i, one] of staged.entries()) {
+    try {
+      one.commit();
+    } catch (error) {
+      for (const rest of staged.slice(i + 1)) rest.abort();
+      throw error;
+    }
+  }
+  return staged.map((one) => one.file);
 }
 
 /** A path as the user typed it or sees it: relative to `cwd` when inside it, else absolute. */

@@ -10,13 +10,13 @@
  * input (a bad flag, a file that is missing, not JSON or not a result, shards that do not make one
  * run, a file that cannot be written), always as one line naming the file and the reason.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { checkResult, evalReport, mergeShards, ShardMergeError, type Comparison, type ReportInput, type ScorerCompareOptions } from '../report/index.js';
+import { checkResult, DEFAULT_HTML_FILE, DEFAULT_JUNIT_FILE, evalReport, mergeShards, ShardMergeError, type Comparison, type ReportInput, type ScorerCompareOptions } from '../report/index.js';
 import type { RunEvalsResult } from '../runtime/run-evals-types.js';
 import type { Log } from './generate.js';
-import { replaceFile } from '../io/write-file.js';
+import { checkReportFiles, readInputFile, writeReportFiles, type ReportOutputFile } from '../io/report-files.js';
+import { MAX_NESTING, tooDeep } from '../report/result.js';
 
 export const REPORT_USAGE = `Usage: agent-scorers report <result.json> [options]
        agent-scorers report merge <shard.json>... --out <merged.json>
@@ -73,18 +73,18 @@ export const MERGE_FLAGS = { out: { type: 'string' }, help: { type: 'boolean', s
 /** A failure to report as one line and exit 2. */
 class Unusable extends Error {}
 
+/** A JSON input, never opened unless it is a regular file, and refused when nested too deep to walk. */
 function readJson(file: string): unknown {
+  const text = readInputFile(file);
+  let value: unknown;
   try {
-    return JSON.parse(fs.readFileSync(file, 'utf8'));
+    value = JSON.parse(text);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const reason = code === 'ENOENT' ? 'no such file'
-      : code === 'EISDIR' ? 'is a folder, not a file'
-      : code === 'EACCES' ? 'permission denied'
-      : error instanceof SyntaxError ? `not JSON (${error.message})`
-      : (error as Error).message;
-    throw new Unusable(`${file}: ${reason}`);
+    throw new Unusable(`${file}: not JSON (${(error as Error).message})`);
   }
+  const deep = tooDeep(value);
+  if (deep !== undefined) throw new Unusable(`${file}: too deeply nested: ${deep} goes more than ${MAX_NESTING.toLocaleString('en-US')} levels of arrays and objects deep`);
+  return value;
 }
 
 /** A saved result, checked (the value as read, so that a shard's every field reaches the merge). */
@@ -96,12 +96,6 @@ function readResultFile(file: string): ReportInput {
   } catch (error) {
     throw new Unusable(`${file}: not a runEvals result: ${(error as Error).message}`);
   }
-}
-
-function writeFile(file: string, content: string): string {
-  const target = path.resolve(file);
-  replaceFile(target, content);
-  return target;
 }
 
 /** `1 regressed (relevance), 2 unchanged`: the comparison in one line. */
@@ -158,34 +152,44 @@ export async function reportMain(argv: string[], { cwd, log }: { cwd: string; lo
 
   const file = path.resolve(cwd, positionals[0]);
   const baselineFile = values.baseline === undefined ? undefined : path.resolve(cwd, values.baseline);
+  const outDir = path.resolve(cwd, values.out ?? path.dirname(file));
+  const files = {
+    html: path.join(outDir, DEFAULT_HTML_FILE),
+    junit: path.join(outDir, DEFAULT_JUNIT_FILE),
+    summary: values.summary === undefined ? undefined : path.resolve(cwd, values.summary),
+    json: values.json === undefined ? undefined : path.resolve(cwd, values.json),
+  };
   let report;
   try {
+    // Every destination is checked before anything is read or written, and all are written together or none.
+    const outputs: ReportOutputFile[] = [{ file: files.html, flag: '--out' }, { file: files.junit, flag: '--out' }];
+    if (files.summary !== undefined) outputs.push({ file: files.summary, flag: '--summary' });
+    if (files.json !== undefined) outputs.push({ file: files.json, flag: '--json' });
+    checkReportFiles([{ file, label: 'the result file' }, ...(baselineFile === undefined ? [] : [{ file: baselineFile, label: 'the baseline' }])], outputs);
     const result = readResultFile(file);
     const baseline = baselineFile === undefined ? undefined : readResultFile(baselineFile);
     try {
-      report = evalReport(result, {
-        outDir: path.resolve(cwd, values.out ?? path.dirname(file)),
-        title: values.title,
-        baseline,
-        tolerance,
-        scorers,
-        summaryFile: values.summary === undefined ? undefined : path.resolve(cwd, values.summary),
-      });
+      report = evalReport(result, { title: values.title, baseline, tolerance, scorers });
     } catch (error) {
-      // A shape problem names the field (and which run); a write problem (a FileError) names the path and the reason.
+      // A shape problem names the field (and which run).
       if (!(error instanceof TypeError)) throw error;
       const message = error.message;
       if (message.startsWith('baseline: ')) throw new Unusable(`${baselineFile}: cannot be compared: ${message.slice('baseline: '.length)}`);
       throw new Unusable(`${file}: ${baselineFile ? 'cannot be compared' : 'not a runEvals result'}: ${message}`);
     }
-    if (values.json !== undefined) writeFile(path.resolve(cwd, values.json), `${JSON.stringify(report.comparison, null, 2)}\n`);
+    writeReportFiles([
+      { file: files.html, content: report.html },
+      { file: files.junit, content: report.junit },
+      ...(files.summary === undefined ? [] : [{ file: files.summary, content: report.summary }]),
+      ...(files.json === undefined ? [] : [{ file: files.json, content: `${JSON.stringify(report.comparison, null, 2)}\n` }]),
+    ]);
   } catch (error) {
     return fail((error as Error).message);
   }
-  log.info(`HTML report: ${report.files!.html}`);
-  log.info(`JUnit report: ${report.files!.junit}`);
-  if (report.files!.summary) log.info(`Summary: ${report.files!.summary}`);
-  if (values.json !== undefined) log.info(`Comparison: ${path.resolve(cwd, values.json)}`);
+  log.info(`HTML report: ${files.html}`);
+  log.info(`JUnit report: ${files.junit}`);
+  if (files.summary !== undefined) log.info(`Summary: ${files.summary}`);
+  if (files.json !== undefined) log.info(`Comparison: ${files.json}`);
   if (report.comparison) {
     log.info(`Compared with ${values.baseline}: ${comparisonLine(report.comparison)}`);
     for (const warning of report.comparison.warnings) log.info(`Warning: ${warning}`);
@@ -264,16 +268,18 @@ async function mergeMain(argv: string[], { cwd, log }: { cwd: string; log: Log }
   if (positionals.length === 0) return fail('no shard results given.', true);
   if (values.out === undefined) return fail('give --out FILE, the merged result to write.', true);
   let merged;
-  let written: string;
+  const written = path.resolve(cwd, values.out);
   try {
-    const results: unknown[] = positionals.map((name) => readResultFile(path.resolve(cwd, name)));
+    const shardFiles = positionals.map((name) => path.resolve(cwd, name));
+    checkReportFiles(shardFiles.map((file, i) => ({ file, label: `the shard ${positionals[i]}` })), [{ file: written, flag: '--out' }]);
+    const results: unknown[] = shardFiles.map((file) => readResultFile(file));
     try {
       merged = mergeShards(results as RunEvalsResult<any>[], positionals);
     } catch (error) {
       if (error instanceof ShardMergeError) throw new Unusable(error.message);
       throw error;
     }
-    written = writeFile(path.resolve(cwd, values.out), JSON.stringify(merged));
+    writeReportFiles([{ file: written, content: JSON.stringify(merged) }]);
   } catch (error) {
     return fail((error as Error).message);
   }

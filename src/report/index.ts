@@ -7,7 +7,7 @@
  * runtime carries none of it.
  */
 import path from 'node:path';
-import { replaceFile } from '../io/write-file.js';
+import { replaceFiles } from '../io/write-file.js';
 import { checkScorerOptions, checkTolerance, compareDetailed, type CompareOptions, type Comparison, type ScorerCompareOptions } from './compare.js';
 import { renderHtml } from './html.js';
 import { renderJUnit } from './junit.js';
@@ -134,10 +134,13 @@ export function evalReport(result: ReportInput, options: EvalReportOptions = {})
   const htmlFile = options.htmlFile ?? (options.outDir === undefined ? undefined : path.join(options.outDir, DEFAULT_HTML_FILE));
   const junitFile = options.junitFile ?? (options.outDir === undefined ? undefined : path.join(options.outDir, DEFAULT_JUNIT_FILE));
   if (htmlFile !== undefined || junitFile !== undefined || options.summaryFile !== undefined) {
-    report.files = {};
-    if (htmlFile !== undefined) report.files.html = writeAtomic(htmlFile, report.html);
-    if (junitFile !== undefined) report.files.junit = writeAtomic(junitFile, report.junit);
-    if (options.summaryFile !== undefined) report.files.summary = writeAtomic(options.summaryFile, report.summary);
+    // All or none: each file goes beside its target first, and only when all are there are they renamed over.
+    const files: EvalReport['files'] & object = {};
+    if (htmlFile !== undefined) files.html = path.resolve(htmlFile);
+    if (junitFile !== undefined) files.junit = path.resolve(junitFile);
+    if (options.summaryFile !== undefined) files.summary = path.resolve(options.summaryFile);
+    replaceFiles((['html', 'junit', 'summary'] as const).flatMap((kind) => (files[kind] === undefined ? [] : [{ file: files[kind], content: report[kind] }])));
+    report.files = files;
   }
   return report;
 }
@@ -176,11 +179,4 @@ export function compareRuns(result: ReportInput, baseline: ReportInput, options:
   const [now, before] = [readResult(result), readBaseline(baseline)];
   checkComparable(now, before);
   return compareDetailed(now, before, options).comparison;
-}
-
-/** A reader (a browser tab, a CI uploader) never sees half a file: replaceFile writes beside it, then renames over. */
-function writeAtomic(file: string, content: string): string {
-  const target = path.resolve(file);
-  replaceFile(target, content);
-  return target;
 }

@@ -155,6 +155,43 @@ const NESTED_KEYS = ['agent', 'workflow', 'steps', 'trajectory'];
 export const isNested = (scores: ReportInput['scores']): scores is ReportNestedScores =>
   Object.values(scores).some((value) => isObject(value));
 
+/**
+ * How deep a result may nest, counting every array and object from the result itself down. A run's
+ * inputs and outputs (message lists, tool calls, structured answers) nest a few dozen levels; the
+ * walks that render and identify items recurse, so a deeper value is refused up front, naming where,
+ * instead of overflowing the stack halfway through a report.
+ */
+export const MAX_NESTING = 1000;
+
+/**
+ * Where `value` nests deeper than `limit` levels (`items[3].input`, the first three steps of the
+ * path), or undefined. Iterative, so any depth is measured without recursion; each object is entered
+ * once, so a live value that refers to itself ends the walk instead of looping.
+ */
+export function tooDeep(value: unknown, limit = MAX_NESTING): string | undefined {
+  interface Step { value: unknown; depth: number; parent?: Step; key?: string | number }
+  const seen = new Set<object>();
+  const stack: Step[] = [{ value, depth: 1 }];
+  while (stack.length > 0) {
+    const step = stack.pop()!;
+    const current = step.value;
+    if (current === null || typeof current !== 'object' || seen.has(current)) continue;
+    seen.add(current);
+    if (step.depth > limit) {
+      const keys: Array<string | number> = [];
+      for (let at: Step | undefined = step; at?.parent !== undefined; at = at.parent) keys.unshift(at.key!);
+      const field = keys.slice(0, 3).map((k, i) => (typeof k === 'number' ? `[${k}]` : /^[A-Za-z_$][\w$]*$/.test(k) ? `${i === 0 ? '' : '.'}${k}` : key(k))).join('');
+      return field || 'the result';
+    }
+    if (Array.isArray(current)) {
+      for (let i = current.length - 1; i >= 0; i--) stack.push({ value: current[i], depth: step.depth + 1, parent: step, key: i });
+    } else {
+      for (const k of Object.keys(current)) stack.push({ value: (current as Record<string, unknown>)[k], depth: step.depth + 1, parent: step, key: k });
+    }
+  }
+  return undefined;
+}
+
 function fail(field: string, what: string): never {
   throw new TypeError(`${field} must be ${what}`);
 }
@@ -229,6 +266,8 @@ class Checker {
 export function checkResult(value: unknown): ReportInput {
   const c = new Checker();
   if (!isObject(value)) fail('the result', 'an object (what runEvals resolves to)');
+  const deep = tooDeep(value);
+  if (deep !== undefined) throw new TypeError(`${deep} is too deeply nested: more than ${MAX_NESTING.toLocaleString('en-US')} levels of arrays and objects`);
   const result = value;
   if (!isObject(result.scores)) fail('scores', 'an object of mean scores keyed by scorer id');
   if (isNested(result.scores as ReportInput['scores'])) {
