@@ -1,5 +1,5 @@
 import { MockLanguageModelV3 } from 'ai/test';
-import { createAnswerRelevancyScorer, createScorer } from 'agent-scorers';
+import { createAnswerRelevancyScorer, createScorer, getAssistantMessageFromRunOutput } from 'agent-scorers';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
@@ -71,7 +71,7 @@ describe('a scorer of your own, with prompt steps', () => {
       .analyze({
         description: 'Find impolite phrases',
         outputSchema: z.object({ impolite: z.array(z.string()) }),
-        createPrompt: ({ run }) => `List the impolite phrases in: ${run.output}`,
+        createPrompt: ({ run }) => `List the impolite phrases in: ${getAssistantMessageFromRunOutput(run.output) ?? ''}`,
       })
       .generateScore({
         description: 'Score the tone',
