@@ -31,6 +31,8 @@ export interface ItemRun {
   gates: Outcome[];
   /** What a person reads as the answer. */
   output: unknown;
+  /** An Agent's last reply as `generate` resolved it (what Mastra's experiments store as the output). */
+  reply?: unknown;
   turns?: TurnRun[];
   /** Thresholds of the flat form's scorers, by id. */
   thresholds: Map<string, ThresholdConfig>;

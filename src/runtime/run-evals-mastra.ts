@@ -201,7 +201,7 @@ export async function runMastraItem(run: MastraItem): Promise<ItemRun> {
     }));
   }
   const output = run.workflow ? targetResult?.scoringData?.output : turnRuns ? turnRuns.map((t) => t.output) : answerText(replies[0] ?? targetResult);
-  return { targetResult, scorerResults, gates, output, ...(turnRuns ? { turns: turnRuns } : {}), thresholds, sampledOut: [...run.sampledOut].map((slot) => slot.scorer.id) };
+  return { targetResult, scorerResults, gates, output, ...(replies.length > 0 ? { reply: replies.at(-1) } : {}), ...(turnRuns ? { turns: turnRuns } : {}), thresholds, sampledOut: [...run.sampledOut].map((slot) => slot.scorer.id) };
 }
 
 /** Where Mastra's run of an item failed, from Mastra's error (its id and details) or a scorer that threw. */

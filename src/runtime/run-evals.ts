@@ -15,6 +15,8 @@
 import { aggregate } from './eval-aggregate.js';
 import { datasetHash, itemIdentities, shardOf } from './eval-identity.js';
 import { itemResult, ItemFailure, message, type ItemRun } from './run-evals-items.js';
+import { datasetRun } from './mastra-datasets.js';
+import { scorerNames } from './mastra-experiment.js';
 import { isMastraAgent, loadMastraEvals, looksLikeWorkflow, mastraValidates, runMastraItem, type MastraEvals } from './run-evals-mastra.js';
 import { runOwnItem, sampledOutSlots } from './run-evals-own.js';
 import { checkScorer, checkUniqueIds, formOf, isWithThreshold, planScorers, slotNames, type Plan, type Slot } from './run-evals-scorers.js';
@@ -111,7 +113,7 @@ export async function runEvals<TInput = unknown, S extends EvalScorers | undefin
   config: RunEvalsConfig<TInput, S>,
 ): Promise<RunEvalsResult<ScoresOf<S>>> {
   if (config === null || typeof config !== 'object') throw new TypeError(`${where}: takes { data, target, scorers?, gates?, ... }`);
-  const { data, target, onItemComplete, applySampling = false, targetOptions } = config;
+  const { target, onItemComplete, applySampling = false, targetOptions } = config;
   const concurrency = config.concurrency ?? 1;
   // Thresholds are checked first, as Mastra does: a bad one is reported even when the data is bad too.
   const plan = planScorers(config.scorers, config.thresholds);
@@ -130,6 +132,9 @@ export async function runEvals<TInput = unknown, S extends EvalScorers | undefin
     }
   }
 
+  // A Mastra Dataset as data: its items at one version, each known by its dataset item id.
+  const fromDataset = await datasetRun(config);
+  const data = fromDataset ? fromDataset.items : config.data;
   if (!Array.isArray(data)) throw new TypeError(`${where}: data must be an array of items ({ input }, { inputs } or { turns })`);
   const mastraAgent = isMastraAgent(target);
   const workflow = !mastraAgent && looksLikeWorkflow(target);
@@ -165,6 +170,7 @@ export async function runEvals<TInput = unknown, S extends EvalScorers | undefin
   const chosen = data.map((_, index) => index).filter((index) => !shards || shards[index] === shard!.index);
   const form = formOf(plan, workflow);
   const items: EvalItemResult[] = [];
+  const recorder = await fromDataset?.open(chosen.length > 0, scorerNames(plan, gates));
 
   const runItem = async (index: number) => {
     const item = data[index] as Record<string, any>;
@@ -187,9 +193,12 @@ export async function runEvals<TInput = unknown, S extends EvalScorers | undefin
         ? await runMastraItem({ evals, target: target as object, workflow, item, plan, slots, sampledOut, gates, targetOptions })
         : await runOwnItem({ target: target as any, item, index, plan, slots, sampledOut, gates: gates ?? [], targetOptions });
     } catch (error) {
+      await recorder?.failed(item, error);
       throw toRunEvalsError(error, index);
     }
-    items.push(itemResult(run, item, index, identities[index]!, form));
+    const result = itemResult(run, item, index, identities[index]!, form);
+    items.push(result);
+    await recorder?.record(item, run, result);
     if (onItemComplete) {
       try {
         await onItemComplete({ item: item as any, index, targetResult: run.targetResult, scorerResults: run.scorerResults });
@@ -215,6 +224,7 @@ export async function runEvals<TInput = unknown, S extends EvalScorers | undefin
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, chosen.length) }, worker));
   if (failure !== undefined) throw failure;
+  await recorder?.finish();
 
   items.sort((a, b) => a.index - b.index);
   const runConfig: EvalRunConfig = {
@@ -228,5 +238,7 @@ export async function runEvals<TInput = unknown, S extends EvalScorers | undefin
     items,
     config: runConfig,
     ...(shard ? { shard: { index: shard.index, count: shard.count, total: data.length, dataset: datasetHash(identities) } } : {}),
+    ...(fromDataset ? { dataset: fromDataset.dataset } : {}),
+    ...(recorder ? { experiment: { id: recorder.id } } : {}),
   };
 }
