@@ -179,6 +179,7 @@ export async function reportMain(argv: string[], { cwd, log }: { cwd: string; lo
   if (values.json !== undefined) log.info(`Comparison: ${path.resolve(cwd, values.json)}`);
   if (report.comparison) {
     log.info(`Compared with ${values.baseline}: ${comparisonLine(report.comparison)}`);
+    for (const warning of report.comparison.warnings) log.warn(`agent-scorers report: ${warning}`);
     const regressed = report.comparison.scorers.filter((s) => s.status === 'regressed');
     if (values['fail-on'] === 'regression' && regressed.length > 0) {
       log.error(`agent-scorers report: ${regressed.length} ${regressed.length === 1 ? 'scorer' : 'scorers'} regressed against ${values.baseline}: ${regressed.map((s) => s.id).join(', ')}`);

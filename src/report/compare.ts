@@ -8,6 +8,7 @@
  * not scorable, a run with no number, or a scorer that sampling skipped leaves the item out of that
  * scorer's pairs; a gate that threw counts 0, as the run's own aggregates count it.
  */
+import { datasetVersionWarnings } from './experiment-summary.js';
 import { scorerViews, runOf, valueOf, type ScorerView } from './model.js';
 import type { ReadResult, ReportItem } from './result.js';
 import { pairedInterval } from './stats.js';
@@ -55,6 +56,8 @@ export interface Comparison {
   onlyInBaseline: number;
   /** Items only this run has. */
   onlyInResult: number;
+  /** What makes the comparison less sure than it looks (runs of different dataset versions). */
+  warnings: string[];
 }
 
 export interface CompareOptions {
@@ -157,6 +160,7 @@ export function compareDetailed(result: ReadResult, baseline: ReadResult, option
       worse: worse.map(({ item, scorer, before: was, after: now }) => ({ item, scorer, before: was, after: now })),
       onlyInBaseline,
       onlyInResult: result.items.length - pairs.length,
+      warnings: datasetVersionWarnings(result, baseline),
     },
     slots,
     shared: pairs.length,

@@ -7,7 +7,7 @@
  * (ESM and CJS builds have different classes), and this package does not import it.
  */
 import { existingExperiment, experimentIdFor, openExperiment, runIdentityOf, targetOf, type ExperimentRecorder } from './mastra-experiment.js';
-import type { EvalItem, MastraDatasetLike, RunEvalsOptions } from './run-evals-types.js';
+import type { EvalItem, EvalItemResult, MastraDatasetLike, RunEvalsOptions } from './run-evals-types.js';
 
 /** `data` given as a Dataset or as `{ dataset, version }`: which dataset, and the pinned version if any. */
 export interface DatasetSource {
@@ -55,6 +55,8 @@ interface StoredItem {
   expectedTrajectory?: unknown;
   requestContext?: Record<string, unknown> | null;
   metadata?: Record<string, unknown> | null;
+  /** The dataset version this item's content dates from. */
+  datasetVersion?: number;
   createdAt?: string | Date;
 }
 
@@ -66,10 +68,16 @@ const time = (value: string | Date | undefined) => (value === undefined ? 0 : ne
  * targets, as Mastra's own runner gives it) and `metadata`. In the order they were added (ties by
  * id), so a report lists them the same way on every run.
  */
-export async function datasetItems(dataset: MastraDatasetLike, version: number, requestContext?: (values: Record<string, unknown>) => unknown): Promise<EvalItem[]> {
+export async function datasetItems(
+  dataset: MastraDatasetLike,
+  version: number,
+  requestContext?: (values: Record<string, unknown>) => unknown,
+  itemVersions?: Map<string, number>,
+): Promise<EvalItem[]> {
   const listed = await dataset.listItems({ version });
   const stored: StoredItem[] = Array.isArray(listed) ? listed : ((listed as { items?: StoredItem[] })?.items ?? []);
   if (stored.length === 0) throw new TypeError(`runEvals: dataset ${JSON.stringify(dataset.id)} has no items at version ${version}`);
+  for (const item of stored) if (Number.isInteger(item.datasetVersion)) itemVersions?.set(item.id, item.datasetVersion!);
   return [...stored]
     .sort((a, b) => time(a.createdAt) - time(b.createdAt) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
     .map((item) => ({
@@ -93,6 +101,8 @@ export async function mastraRequestContext(): Promise<(values: Record<string, un
 export interface DatasetRun {
   items: EvalItem[];
   dataset: { id: string; version: number };
+  /** Records on each item result the dataset version its content dates from (as Mastra's `itemVersion`). */
+  annotate(items: EvalItemResult[]): void;
   /** The experiment's recorder, once the shard knows whether it runs any item; undefined without `experiment`. */
   open(hasItems: boolean, names: ReadonlyMap<string, string>): Promise<ExperimentRecorder | undefined>;
 }
@@ -118,10 +128,17 @@ export async function datasetRun(config: Pick<RunEvalsOptions<any>, 'data' | 'ex
   const existing = id !== undefined ? await existingExperiment(dataset, id, source.version) : undefined;
   const version = existing?.datasetVersion ?? source.version ?? (await currentVersion(dataset));
   const mastraTarget = target.type === 'agent' || target.type === 'workflow';
-  const items = await datasetItems(dataset, version, mastraTarget ? await mastraRequestContext() : undefined);
+  const itemVersions = new Map<string, number>();
+  const items = await datasetItems(dataset, version, mastraTarget ? await mastraRequestContext() : undefined, itemVersions);
   return {
     items,
     dataset: { id: dataset.id, version },
+    annotate(results) {
+      for (const result of results) {
+        const itemVersion = itemVersions.get(result.id);
+        if (itemVersion !== undefined) result.datasetVersion = itemVersion;
+      }
+    },
     open: async (hasItems, names) =>
       experiment && id !== undefined
         ? openExperiment({ dataset, id, version, existing, experiment, target, run, itemIds: items.map((item) => String(item.id)), hasItems, names })

@@ -290,6 +290,8 @@ export interface EvalItemResult {
   turns?: EvalTurnItemResult[];
   /** Scorer ids that sampling skipped on this item (with `applySampling`). */
   sampledOut?: string[];
+  /** With a Mastra `Dataset` as data: the dataset version the item's content dates from (Mastra's `itemVersion`). */
+  datasetVersion?: number;
 }
 
 /** What a run was asked to check: enough to aggregate its items again (merging shards, comparing runs). */

@@ -227,6 +227,7 @@ export async function runEvals<TInput = unknown, S extends EvalScorers | undefin
   await recorder?.finish();
 
   items.sort((a, b) => a.index - b.index);
+  fromDataset?.annotate(items);
   const runConfig: EvalRunConfig = {
     form,
     gates: (gates ?? []).map((gate: ScorerLike) => gate.id),
