@@ -11,6 +11,7 @@ import path from 'node:path';
 import { Mastra } from '@mastra/core/mastra';
 import { LibSQLStore } from '@mastra/libsql';
 import { afterAll, describe, expect, it } from 'vitest';
+import { mergeShards } from '../../src/report/merge.js';
 import { shardOf } from '../../src/runtime/eval-identity.js';
 import { createScorer, runEvals } from '../../src/runtime/index.js';
 import { REPO } from '../helpers/hosts.js';
@@ -71,6 +72,11 @@ describe('three shard processes, one experiment', () => {
     expect(ids.size).toBe(1);
     const [id] = ids as Set<string>;
     expect(results.flatMap((r) => r.items).length).toBe(30);
+    // Merged, the shards' results still name the dataset and the experiment they recorded.
+    const merged = mergeShards(results);
+    expect(merged.items).toHaveLength(30);
+    expect(merged.experiment).toEqual({ id });
+    expect(merged.dataset).toEqual({ id: dataset.id, version: (await dataset.getDetails()).version });
 
     const rows = await allRows(dataset, id);
     expect(rows).toHaveLength(30);
