@@ -9,8 +9,10 @@ import path from 'node:path';
 import { Agent } from '@mastra/core/agent';
 import { createScorer as createMastraScorer } from '@mastra/core/evals';
 import { Mastra } from '@mastra/core/mastra';
+import { createStep, createWorkflow } from '@mastra/core/workflows';
 import { LibSQLStore } from '@mastra/libsql';
 import { afterAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { createScorer, runEvals } from '../../src/runtime/index.js';
 import { answeringModel, userText } from './helpers.js';
 
@@ -170,6 +172,37 @@ describe('runEvals({ experiment }) beside Mastra’s own startExperiment', () =>
       expect(b.scores).toEqual(a.scores);
       for (const value of Object.values(b.scores)) expect(typeof value).toBe('number');
     }
+  });
+
+  it('a Workflow target: the same stored output (the workflow’s result) and scores as Mastra’s runner', async () => {
+    const storage = new LibSQLStore({ id: 'workflow', url: `file:${path.join(TMP, 'workflow.db')}` });
+    stores.push(storage);
+    const shout = createStep({
+      id: 'shout',
+      inputSchema: z.object({ word: z.string() }),
+      outputSchema: z.object({ result: z.string() }),
+      execute: async ({ inputData }) => ({ result: `${inputData.word.toUpperCase()}!` }),
+    });
+    const flow = createWorkflow({ id: 'flow', inputSchema: z.object({ word: z.string() }), outputSchema: z.object({ result: z.string() }) }).then(shout).commit();
+    const loud = createMastraScorer({ id: 'loud', description: 'd' }).generateScore(({ run }) => (text(run.output).includes('!') ? 1 : 0));
+    const mastra = new Mastra({ workflows: { flow }, scorers: { loud }, storage, logger: false });
+    const dataset = await mastra.datasets.create({ name: 'words' });
+    await dataset.addItems({ items: [{ input: { word: 'hello' }, groundTruth: 'HELLO!' }, { input: { word: 'quiet' } }] });
+    const native = await dataset.startExperiment({ targetType: 'workflow', targetId: 'flow', scorers: [loud] });
+    const ours = await runEvals({ data: dataset, target: mastra.getWorkflow('flow'), scorers: [loud], experiment: {} });
+    expect((await dataset.getExperiment({ experimentId: ours.experiment!.id }))!.metadata).toMatchObject({ target: { type: 'workflow', id: 'flow' } });
+    const nativeRows = new Map((await rowsOf(dataset, native.experimentId)).map((r) => [r.itemId, r]));
+    const ourRows = await rowsOf(dataset, ours.experiment!.id);
+    expect(ourRows).toHaveLength(2);
+    for (const row of ourRows) {
+      const twin = nativeRows.get(row.itemId);
+      expect(row.output).toEqual({ result: `${row.input.word.toUpperCase()}!` });
+      expect([row.input, row.output, row.groundTruth]).toEqual([twin.input, twin.output, twin.groundTruth]);
+    }
+    const nativeScores = (await scoresOf(storage, native.experimentId)).map((s: any) => [s.entityId, s.score, s.output]).sort();
+    const ourScores = (await scoresOf(storage, ours.experiment!.id)).map((s: any) => [s.entityId, s.score, s.output]).sort();
+    expect(ourScores).toEqual(nativeScores);
+    expect(ourScores).toHaveLength(2);
   });
 
   it('records a failing item with its error, and does not finalize a run that stopped', async () => {
