@@ -14,6 +14,7 @@ export const sidebar = [
       { text: 'Judge cache', link: '/guide/judge-cache' },
       { text: 'Reports', link: '/guide/reports' },
       { text: 'Comparing runs in CI', link: '/guide/comparing-runs' },
+      { text: 'Datasets and experiments', link: '/guide/datasets-and-experiments' },
       { text: 'Monorepos', link: '/guide/monorepos' },
       { text: "Migrating from Mastra's CLI", link: '/guide/migrating-from-mastra' },
       { text: 'Troubleshooting', link: '/guide/troubleshooting' },

@@ -13,6 +13,7 @@ import { evalReport } from 'agent-scorers/report';
 import { judgeDescription } from './mastra/judge';
 import { formatMean, formatSampling, formatTable, scaleOf } from './eval/table';
 import { describeTurns, evalConversations } from './eval/conversation';
+import { recordExperiment } from './eval/experiment';
 
 interface Example {
   question: string;
@@ -112,6 +113,14 @@ async function main(): Promise<void> {
   console.log(`\nmulti-turn eval (support conversations, ${conversation.summary.totalItems} items, each turn judged on its own): ${conversation.verdict}`);
   console.log(describeTurns(conversation).map((line) => `  ${line}`).join('\n'));
   console.log(`  report: ${path.relative(process.cwd(), conversationFiles!.html!)}`);
+
+  // A Mastra experiment, recorded in a LibSQL file that Mastra Studio reads.
+  const storeFile = path.join(path.dirname(fileURLToPath(import.meta.url)), 'mastra.db');
+  const experiment = await recordExperiment(await resolveScorers('weather', { requestContext }), storeFile);
+  console.log(`\nMastra experiment ${experiment.result.experiment!.id} of dataset "weather questions" (${experiment.result.items.length} items, version ${experiment.result.dataset!.version}), in ${path.relative(process.cwd(), storeFile)}`);
+  console.log('  to open it in Mastra Studio: give your Mastra instance this storage, then run `npx mastra dev`,');
+  console.log('  open http://localhost:4111, Datasets, "weather questions", Experiments:');
+  console.log(`    new LibSQLStore({ id: 'mastra', url: 'file:${storeFile}' })`);
 
   const manifestFile = path.join(path.dirname(fileURLToPath(import.meta.url)), 'agent-scorers.manifest.json');
   if (!fs.existsSync(manifestFile)) throw new Error(`the build did not emit ${manifestFile}`);

@@ -15,6 +15,7 @@
  * `removed`; an interval that reaches past the tolerance on the worse side without lying wholly there
  * is `inconclusive`.
  */
+import { datasetVersionWarnings } from './experiment-summary.js';
 import { asText, scorerViews, runOf, valueOf, type ScorerView } from './model.js';
 import type { ReadResult, ReportItem, ReportThreshold } from './result.js';
 import { pairedInterval } from './stats.js';
@@ -78,7 +79,7 @@ export interface Comparison {
   /**
    * What limits the comparison as a whole, in sentences: fewer than two items in both runs (and why,
    * as far as the runs tell), fewer than half of either run's items in both, two runs' thresholds
-   * that disagree on which way is better. Empty when there is nothing to say.
+   * that disagree on which way is better, runs over different dataset versions. Empty when there is nothing to say.
    */
   warnings: string[];
 }
@@ -323,7 +324,7 @@ export function compareDetailed(result: ReadResult, baseline: ReadResult, option
       worse: worse.map(({ item, scorer, before: was, after: now }) => ({ item, scorer, before: was, after: now })),
       onlyInBaseline,
       onlyInResult: result.items.length - pairs.length,
-      warnings,
+      warnings: [...warnings, ...datasetVersionWarnings(result, baseline)],
     },
     slots,
     shared: pairs.length,

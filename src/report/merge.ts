@@ -122,5 +122,7 @@ export function mergeShards(results: ReadonlyArray<RunEvalsResult<any>>, names?:
     if (dealt[k] !== index) throw new ShardMergeError(`item ${JSON.stringify(item.id)} belongs to shard ${dealt[k]} of ${count}, but ${label(holder)} (shard ${index}) holds it`);
   });
   items.sort((a, b) => a.index - b.index);
-  return { ...aggregate(items, first.config), items, config: first.config };
+  // The Mastra dataset and experiment the shards recorded, where they all agree.
+  const shared = (key: 'dataset' | 'experiment') => (first[key] !== undefined && results.every((r) => JSON.stringify(r[key]) === JSON.stringify(first[key])) ? { [key]: first[key] } : {});
+  return { ...aggregate(items, first.config), items, config: first.config, ...shared('dataset'), ...shared('experiment') };
 }

@@ -8,6 +8,7 @@
  * the identity `runEvals` gives it now, so an old baseline compares with a new run.
  */
 import { itemIdentities } from '../runtime/eval-identity.js';
+import { fromExperimentSummary, isExperimentSummary } from './experiment-summary.js';
 
 /** A threshold as `runEvals` takes it: a number is a minimum; `{ min?, max? }` bounds the mean. */
 export type ReportThreshold = number | { readonly min?: number; readonly max?: number };
@@ -85,6 +86,8 @@ export interface ReportItem {
   turns?: ReadonlyArray<ReportTurn>;
   /** Scorer ids that sampling skipped on this item. */
   sampledOut?: ReadonlyArray<string>;
+  /** The version of its Mastra dataset the item ran at (read from an `ExperimentSummary`). */
+  datasetVersion?: number;
 }
 
 export interface ReportGateResult {
@@ -134,6 +137,8 @@ export interface ReportInput {
   };
   /** Present on one shard's result. */
   shard?: ReportShard;
+  /** The Mastra dataset the run's items came from, and its version. */
+  dataset?: { id?: string; version?: number };
 }
 
 /** A checked result with every item's `id` set and gates under `gates`: what the renderers read. */
@@ -264,6 +269,8 @@ class Checker {
  * Results saved by earlier releases (gates flagged `gate: true` among an item's scores) pass too.
  */
 export function checkResult(value: unknown): ReportInput {
+  // Mastra's ExperimentSummary (startExperiment's result) is read as the result it describes.
+  if (isExperimentSummary(value)) value = fromExperimentSummary(value as Record<string, unknown>);
   const c = new Checker();
   if (!isObject(value)) fail('the result', 'an object (what runEvals resolves to)');
   const deep = tooDeep(value);

@@ -32,6 +32,8 @@ export interface ItemRun {
   gates: Outcome[];
   /** What a person reads as the answer. */
   output: unknown;
+  /** An Agent's last reply as `generate` resolved it (what Mastra's experiments store as the output). */
+  reply?: unknown;
   turns?: TurnRun[];
   /** A Workflow's steps: what each was given and returned. */
   stepResults?: Record<string, EvalStepResult>;

@@ -221,6 +221,7 @@ export async function runMastraItem(run: MastraItem): Promise<ItemRun> {
     scorerResults,
     gates,
     output,
+    ...(replies.length > 0 ? { reply: replies.at(-1) } : {}),
     ...(turnRuns ? { turns: turnRuns } : {}),
     ...(stepResults ? { stepResults } : {}),
     thresholds,

@@ -155,6 +155,31 @@ export interface EvalShard {
 }
 
 /**
+ * A Mastra `Dataset` (`mastra.datasets.get(...)`), recognised by shape: its items at a version are the
+ * run's items, each keeping its dataset item id as its identity.
+ */
+export interface MastraDatasetLike {
+  readonly id: string;
+  getDetails(): Promise<unknown>;
+  listItems(args?: any): Promise<unknown>;
+  createExperiment(args?: any): Promise<unknown>;
+}
+
+/** `data`: the items, a Mastra `Dataset` (its latest version), or `{ dataset, version }` to pin one. */
+export type EvalData<TInput = unknown> = ReadonlyArray<EvalItem<TInput>> | MastraDatasetLike | { dataset: MastraDatasetLike; version?: number };
+
+/**
+ * Record the run as a Mastra experiment of the dataset given as `data`, so Studio lists it and compares
+ * it with any other run. `id` defaults to one derived from the shard's `run` (every shard of a run
+ * records into one experiment), else a new one.
+ */
+export interface EvalExperiment {
+  id?: string;
+  name?: string;
+  metadata?: Record<string, unknown>;
+}
+
+/**
  * `runEvals`' configuration. As in Mastra, `scorers` or `gates` must be given (`scorers: []` for a run
  * whose only assertions are per turn).
  */
@@ -162,7 +187,9 @@ export type RunEvalsConfig<TInput = unknown, S extends EvalScorers | undefined =
   ({ scorers: S } | { gates: ReadonlyArray<ScorerLike> });
 
 export interface RunEvalsOptions<TInput = unknown, S extends EvalScorers | undefined = EvalScorers | undefined> {
-  data: ReadonlyArray<EvalItem<TInput>>;
+  data: EvalData<TInput>;
+  /** Record the run as a Mastra experiment (with a Mastra `Dataset` as `data`). */
+  experiment?: EvalExperiment;
   /** Tracked scorers. Optional when there are gates. */
   scorers?: S;
   /** Per-key thresholds beside a record of scorers (the registry's form): `{ relevance: 0.7 }`. */
@@ -281,6 +308,8 @@ export interface EvalItemResult {
   turns?: EvalTurnItemResult[];
   /** Scorer ids that sampling skipped on this item (with `applySampling`). */
   sampledOut?: string[];
+  /** With a Mastra `Dataset` as data: the dataset version the item's content dates from (Mastra's `itemVersion`). */
+  datasetVersion?: number;
 }
 
 /** What a run was asked to check: enough to aggregate its items again (merging shards, comparing runs). */
@@ -347,4 +376,8 @@ export interface RunEvalsResult<Scores = Record<string, number>> {
   config: EvalRunConfig;
   /** Present on a shard's result. */
   shard?: EvalShardInfo;
+  /** Present when `data` was a Mastra `Dataset`: which one, at which version. */
+  dataset?: { id: string; version: number };
+  /** Present when the run was recorded as a Mastra experiment. */
+  experiment?: { id: string };
 }

@@ -16,6 +16,8 @@ import { aggregate } from './eval-aggregate.js';
 import { datasetHash, itemIdentities, shardOf } from './eval-identity.js';
 import { resolveShardRun } from './eval-run-id.js';
 import { itemResult, ItemFailure, message, type ItemRun } from './run-evals-items.js';
+import { datasetRun } from './mastra-datasets.js';
+import { scorerNames } from './mastra-experiment.js';
 import { isMastraAgent, loadMastraEvals, looksLikeWorkflow, mastraValidates, runMastraItem, type MastraEvals } from './run-evals-mastra.js';
 import { runOwnItem, sampledOutSlots } from './run-evals-own.js';
 import { checkScorer, checkUniqueIds, formOf, isWithThreshold, planScorers, slotNames, type Plan, type Slot } from './run-evals-scorers.js';
@@ -112,7 +114,7 @@ export async function runEvals<TInput = unknown, S extends EvalScorers | undefin
   config: RunEvalsConfig<TInput, S>,
 ): Promise<RunEvalsResult<ScoresOf<S>>> {
   if (config === null || typeof config !== 'object') throw new TypeError(`${where}: takes { data, target, scorers?, gates?, ... }`);
-  const { data, target, onItemComplete, applySampling = false, targetOptions } = config;
+  const { target, onItemComplete, applySampling = false, targetOptions } = config;
   const concurrency = config.concurrency ?? 1;
   // Thresholds are checked first, as Mastra does: a bad one is reported even when the data is bad too.
   const plan = planScorers(config.scorers, config.thresholds);
@@ -131,6 +133,12 @@ export async function runEvals<TInput = unknown, S extends EvalScorers | undefin
     }
   }
 
+  // Before any item runs: a shard that cannot name its run fails at once, not after its items.
+  const shardRun = shard === undefined ? undefined : await resolveShardRun(shard.run);
+  // A Mastra Dataset as data: its items at one version, each known by its dataset item id; a shard's
+  // run names the experiment that every shard of it records into.
+  const fromDataset = await datasetRun(shard === undefined ? config : { ...config, shard: { ...shard, run: shardRun } });
+  const data = fromDataset ? fromDataset.items : config.data;
   if (!Array.isArray(data)) throw new TypeError(`${where}: data must be an array of items ({ input }, { inputs } or { turns })`);
   const mastraAgent = isMastraAgent(target);
   const workflow = !mastraAgent && looksLikeWorkflow(target);
@@ -160,14 +168,13 @@ export async function runEvals<TInput = unknown, S extends EvalScorers | undefin
     if (plan.form === 'list' && plan.slots.length === 0 && !gates?.length && !turnAssertions) throw new TypeError('At least one scorer or gate must be provided');
   }
   checkTurnScorers(data);
-  // Before any item runs: a shard that cannot name its run fails at once, not after its items.
-  const shardRun = shard === undefined ? undefined : await resolveShardRun(shard.run);
 
   const identities = itemIdentities(data as ReadonlyArray<Record<string, unknown>>);
   const shards = shard ? shardOf(identities, shard.count) : undefined;
   const chosen = data.map((_, index) => index).filter((index) => !shards || shards[index] === shard!.index);
   const form = formOf(plan, workflow);
   const items: EvalItemResult[] = [];
+  const recorder = await fromDataset?.open(chosen.length > 0, scorerNames(plan, gates));
 
   const runItem = async (index: number) => {
     const item = data[index] as Record<string, any>;
@@ -190,9 +197,12 @@ export async function runEvals<TInput = unknown, S extends EvalScorers | undefin
         ? await runMastraItem({ evals, target: target as object, workflow, item, plan, slots, sampledOut, gates, targetOptions })
         : await runOwnItem({ target: target as any, item, index, plan, slots, sampledOut, gates: gates ?? [], targetOptions });
     } catch (error) {
+      await recorder?.failed(item, error);
       throw toRunEvalsError(error, index);
     }
-    items.push(itemResult(run, item, index, identities[index]!, form));
+    const result = itemResult(run, item, index, identities[index]!, form);
+    items.push(result);
+    await recorder?.record(item, run, result);
     if (onItemComplete) {
       try {
         await onItemComplete({ item: item as any, index, targetResult: run.targetResult, scorerResults: run.scorerResults });
@@ -218,8 +228,10 @@ export async function runEvals<TInput = unknown, S extends EvalScorers | undefin
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, chosen.length) }, worker));
   if (failure !== undefined) throw failure;
+  await recorder?.finish();
 
   items.sort((a, b) => a.index - b.index);
+  fromDataset?.annotate(items);
   const runConfig: EvalRunConfig = {
     form,
     gates: (gates ?? []).map((gate: ScorerLike) => gate.id),
@@ -231,5 +243,7 @@ export async function runEvals<TInput = unknown, S extends EvalScorers | undefin
     items,
     config: runConfig,
     ...(shard ? { shard: { index: shard.index, count: shard.count, run: shardRun!, dataset: datasetHash(identities) } } : {}),
+    ...(fromDataset ? { dataset: fromDataset.dataset } : {}),
+    ...(recorder ? { experiment: { id: recorder.id } } : {}),
   };
 }
