@@ -1,5 +1,5 @@
 /**
- * Where the inspector runs scorers (src/plugin/inspector-env.ts), with stand-in environments shaped
+ * Where the inspector runs scorers (src/plugin/inspector/env.ts), with stand-in environments shaped
  * like Vite's: the environment that imports the registry wins; one Vite runs in this process runs
  * modules through its runner; one that runs elsewhere is reached over its HMR channel (here a channel
  * whose other end runs the real bridge logic, `execute`), including a bridge that loads again and one
@@ -7,8 +7,8 @@
  * test/hosts/cloudflare.test.ts (workerd) and test/inspector/security.test.ts (Node).
  */
 import { describe, expect, test, vi } from 'vitest';
-import { createRunners, wantsBridge, type EnvironmentLike } from '../../src/plugin/inspector-env.js';
-import { execute, type ExecRequest } from '../../src/plugin/inspector-exec.js';
+import { createRunners, wantsBridge, type EnvironmentLike } from '../../src/plugin/inspector/env.js';
+import { execute, type ExecRequest } from '../../src/plugin/inspector/exec.js';
 import * as registryHelper from '../../src/runtime/registry.js';
 
 const modules: Record<string, Record<string, unknown>> = {

@@ -4,8 +4,8 @@
  */
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { describeFailure, withoutAbsolutePaths } from '../../src/plugin/inspector-errors.js';
-import { createLimiter, isLoopback } from '../../src/plugin/inspector-guard.js';
+import { describeFailure, withoutAbsolutePaths } from '../../src/plugin/inspector/errors.js';
+import { createLimiter, isLoopback } from '../../src/plugin/inspector/guard.js';
 import { REPO } from '../helpers/hosts.js';
 
 describe('isLoopback', () => {

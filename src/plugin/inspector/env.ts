@@ -9,22 +9,23 @@
  *   through its own module runner.
  * - One that runs elsewhere (`@cloudflare/vite-plugin`'s worker runs in workerd) gets a small dev-only
  *   bridge module, imported by the registry's modules there; the inspector talks to it over the
- *   environment's own HMR channel (custom events), and it runs inspector-exec.ts in place, so a
+ *   environment's own HMR channel (custom events), and it runs exec.ts in place, so a
  *   scorer sees `cloudflare:workers`, its bindings and workerd's APIs, as the Worker does.
  * - Where neither works, modules run in this process through `ssrLoadModule`, and the answer says
  *   so and why.
  */
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { VIRTUAL_ID } from '../core/codegen.js';
-import { toPosix } from '../core/scan.js';
-import type { ExecReply, ExecRequest } from './inspector-exec.js';
-import { execute } from './inspector-exec.js';
+import { VIRTUAL_ID } from '../../core/codegen.js';
+import { toPosix } from '../../core/scan.js';
+import type { ExecReply, ExecRequest } from './exec.js';
+import { execute } from './exec.js';
+import { inspectorFile } from './folder.js';
 
 /** The bridge module: served only by a dev server, only to environments that run outside this process. */
 export const BRIDGE_ID = `\0${VIRTUAL_ID}:inspector-bridge`;
-/** inspector-exec.js, served to those environments by path. */
-const EXEC_FILE = toPosix(fileURLToPath(new URL('./inspector-exec.js', import.meta.url)));
+/** exec.js, served to those environments by path. */
+const EXEC_FILE = toPosix(fileURLToPath(inspectorFile('exec.js')));
 
 const EVENT = {
   hello: 'agent-scorers:bridge-hello',

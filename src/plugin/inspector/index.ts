@@ -2,7 +2,7 @@
  * The dev inspector (Vite dev server only): `/__agent-scorers/` shows what the plugin compiled and
  * lets a user run one scorer on the server.
  *
- * - `GET  /__agent-scorers/`                the page (inspector-page.ts): no framework, no external request
+ * - `GET  /__agent-scorers/`                the page (page.ts): no framework, no external request
  * - `GET  /__agent-scorers/api/state`       `{ revision, manifest }` of the current plan
  * - `GET  /__agent-scorers/api/events`      server-sent `state` events whenever the plan changes
  * - `POST /__agent-scorers/api/scorers`     `{ agent, requestContext? }` → the agent's scorers as
@@ -10,28 +10,28 @@
  * - `POST /__agent-scorers/api/run`         `{ agent, key, input, output, groundTruth?, requestContext? }`
  *                                           → `{ score, reason, steps, ... }` or `{ error }`
  *
- * Every route first passes inspector-guard.ts (this machine only unless `remote`, never another
+ * Every route first passes guard.ts (this machine only unless `remote`, never another
  * origin). What runs user code is a JSON POST, so no `<img>`, link or form of another page can
  * trigger it; scorer runs share a few slots and a short queue, the rest get 429.
  *
  * A `requestContext` is a JSON object; the function form of `config.scorers` and the scorer receive
  * it as a `Map`, as Mastra passes its Map-like `RequestContext`.
  *
- * Scorers run in the environment that imports the registry, as the app runs them (inspector-env.ts:
+ * Scorers run in the environment that imports the registry, as the app runs them (env.ts:
  * Node through Vite's module runner, a Cloudflare Worker inside workerd), and a request loads only
- * what it needs (inspector-exec.ts): the agent's config and, for a run, the scorer's own file, so a
+ * what it needs (exec.ts): the agent's config and, for a run, the scorer's own file, so a
  * file that cannot load is named and never breaks the other scorers. Nothing here can crash the
  * server: every failure is a JSON `{ error }` with a status code.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Manifest } from '../core/manifest.js';
-import type { AgentPlan, Plan } from '../core/plan.js';
-import { describeFailure, messageOf, relativeFile, withoutAbsolutePaths, type ErrorContext } from './inspector-errors.js';
-import { createRunners, type RunnerServer, type Where } from './inspector-env.js';
-import type { AgentLoad, ExecReply, ExecRequest, Failure } from './inspector-exec.js';
-import { createLimiter, isLoopback, REMOTE_HINT, refusal } from './inspector-guard.js';
-import { inspectorPage } from './inspector-page.js';
+import type { Manifest } from '../../core/manifest.js';
+import type { AgentPlan, Plan } from '../../core/plan.js';
+import { describeFailure, messageOf, relativeFile, withoutAbsolutePaths, type ErrorContext } from './errors.js';
+import { createRunners, type RunnerServer, type Where } from './env.js';
+import type { AgentLoad, ExecReply, ExecRequest, Failure } from './exec.js';
+import { createLimiter, isLoopback, REMOTE_HINT, refusal } from './guard.js';
+import { inspectorPage } from './page.js';
 
 const INSPECTOR_PATH = '/__agent-scorers/';
 
