@@ -226,6 +226,7 @@ export function agentScorers(userOptions?: Options) {
           getPlan: currentPlan,
           root: o.root,
           remote: o.inspector.remote,
+          runTimeout: o.inspector.runTimeout,
           importedIn: () => importedIn,
           specifier,
           helper: HELPER,

@@ -107,7 +107,7 @@ describe('over the HMR channel', () => {
   test('a run goes to the bridge and its reply comes back; the runtime is what the bridge reports', async () => {
     const hot = bridgeChannel();
     const changed = vi.fn();
-    const runners = createRunners({ environments: { w: { name: 'w', config: { consumer: 'server' }, hot } } }, () => new Set(['w']), changed);
+    const runners = createRunners({ environments: { w: { name: 'w', config: { consumer: 'server' }, hot } } }, () => new Set(['w']), { onChange: changed });
     expect(runners.where().runtime).toBe('its own runtime');
     // Asking for `where` asks a silent bridge to say hello.
     expect(hot.sent.map((m) => m.event)).toEqual(['agent-scorers:bridge-hello']);

@@ -17,6 +17,7 @@
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { VIRTUAL_ID } from '../../core/codegen.js';
+import { DEFAULT_RUN_TIMEOUT_MS } from '../../core/options.js';
 import { toPosix } from '../../core/scan.js';
 import type { ExecReply, ExecRequest } from './exec.js';
 import { execute } from './exec.js';
@@ -34,9 +35,6 @@ const EVENT = {
   ack: 'agent-scorers:inspect-ack',
   reply: 'agent-scorers:inspect-reply',
 } as const;
-
-/** How long a bridge may take to acknowledge a request (it answers at once when its module is loaded). */
-const ACK_TIMEOUT_MS = 15_000;
 
 // Loose structural types: Vite 7's and 8's environment types differ in details.
 export interface EnvironmentLike {
@@ -77,14 +75,23 @@ const isClient = (env: EnvironmentLike) => (env.config?.consumer ?? (env.name ==
 // `runner` is a getter on RunnableDevEnvironment: test for it without creating the runner.
 const canRunHere = (env: EnvironmentLike) => 'runner' in env;
 
-/** The bridge's code: registers for the inspector's requests over the environment's HMR channel. */
+/**
+ * The bridge's code: registers for the inspector's requests over the environment's HMR channel.
+ *
+ * Vite's module runner hands HMR messages to listeners one at a time and waits for each listener's
+ * promise before the next message (its HMR queue), so a listener that awaited the run would make
+ * every run wait for the one before it, and a run that never settles would hold back every later
+ * message, hot updates of the app included. The listener starts the run and returns at once.
+ * `instance` tells a bridge that loaded again (the environment restarted) from the one that took a
+ * request.
+ */
 export function bridgeModule(specifier: (file: string) => string): string {
   return `import { execute } from ${JSON.stringify(specifier(EXEC_FILE))};
 const hot = import.meta.hot;
 if (hot) {
   const agent = typeof navigator === 'object' && navigator && typeof navigator.userAgent === 'string' ? navigator.userAgent : '';
-  hot.on(${JSON.stringify(EVENT.request)}, async (message) => {
-    hot.send(${JSON.stringify(EVENT.ack)}, { id: message.id, agent });
+  const instance = Math.random().toString(36).slice(2) + Date.now().toString(36);
+  const answer = async (message) => {
     let reply;
     try {
       reply = await execute(message.request, (specifier) => import(/* @vite-ignore */ specifier));
@@ -92,86 +99,191 @@ if (hot) {
       reply = { kind: 'failed', stage: 'resolve', failure: { message: String(error && error.message || error), stack: error && error.stack } };
     }
     hot.send(${JSON.stringify(EVENT.reply)}, { id: message.id, reply });
+  };
+  hot.on(${JSON.stringify(EVENT.request)}, (message) => {
+    hot.send(${JSON.stringify(EVENT.ack)}, { id: message.id, agent, instance });
+    void answer(message);
   });
   // Said when loaded, and again when asked: a first message can come before the server listens.
-  hot.on(${JSON.stringify(EVENT.hello)}, () => hot.send(${JSON.stringify(EVENT.ready)}, { agent }));
-  hot.send(${JSON.stringify(EVENT.ready)}, { agent });
+  hot.on(${JSON.stringify(EVENT.hello)}, () => hot.send(${JSON.stringify(EVENT.ready)}, { agent, instance }));
+  hot.send(${JSON.stringify(EVENT.ready)}, { agent, instance });
 }
 `;
+}
+
+/**
+ * How a request ended when it did not end with the environment's reply (the inspector turns each into
+ * a JSON error naming the scorer):
+ * - `timeout`: no reply within the run timeout, and the environment still answers; the run may still
+ *   be going on there (a promise that never settles cannot be cancelled).
+ * - `unresponsive`: no reply, and the environment no longer answers at all (an endless loop holds its
+ *   thread): it is being restarted.
+ * - `lost`: the environment loaded the bridge again while the run was going on (it restarted, as
+ *   workerd does after running out of memory), or the dev server itself is restarting or closing
+ *   (`by: 'server'`), so the reply will never come.
+ */
+export type Unfinished = { kind: 'timeout' | 'unresponsive'; ms: number } | { kind: 'lost'; ms: number; by: 'environment' | 'server' };
+
+export interface RunnersOptions {
+  /** Called when what `where()` says may have changed (a bridge reported its runtime). */
+  onChange?: () => void;
+  /** How long a request may take, in milliseconds (`inspector.runTimeout`). */
+  runTimeout?: number;
+  /**
+   * Restarts the environment named (the dev server's restart); called once the environment stopped
+   * answering and every request waiting for it has been answered.
+   */
+  restart?: (environment: string) => void;
 }
 
 export interface Runners {
   /** Where the next request would run. */
   where(): Where;
-  /** Runs `request` there; rejects only when it cannot reach the environment (the message says why). */
-  run(request: ExecRequest): Promise<ExecReply>;
+  /**
+   * Runs `request` there, within the run timeout; rejects only when it cannot reach the environment
+   * (the message says why).
+   */
+  run(request: ExecRequest): Promise<ExecReply | Unfinished>;
+  /**
+   * The dev server is about to restart or close (and drop every connection): each request still
+   * waiting is answered now as lost, and later ones are refused.
+   */
+  close(): void;
   stop(): void;
 }
 
 interface Pending {
   request: ExecRequest;
-  acked: boolean;
-  resolve: (reply: ExecReply) => void;
+  /** The bridge instance that acknowledged the request, or null before one has. */
+  ackedBy: string | null;
+  resolve: (reply: ExecReply | Unfinished) => void;
   reject: (error: Error) => void;
-  timer?: ReturnType<typeof setTimeout>;
+  timers: Array<ReturnType<typeof setTimeout>>;
 }
 
 interface Bridge {
   /** What the bridge reported when it loaded (navigator.userAgent), or null before it has. */
   agent: string | null;
+  /** The bridge module instance that spoke last. */
+  instance: string | null;
   pending: Map<string, Pending>;
   /** When the bridge was last asked to say hello. */
   asked: number;
+  /** Callbacks waiting for the bridge to say anything (a probe). */
+  heard: Array<() => void>;
+  /** Set once the environment stopped answering and a restart was asked for. */
+  restarting: boolean;
 }
 
-/**
- * `importedIn`: the environments that have loaded the registry's modules. `onChange`: called when
- * what `where()` says may have changed (a bridge reported its runtime).
- */
-export function createRunners(server: RunnerServer, importedIn: () => ReadonlySet<string>, onChange: () => void = () => {}): Runners {
+/** How long a bridge may take to acknowledge a request (it answers at once when its module is loaded). */
+const ACK_TIMEOUT_MS = 15_000;
+/** How long a bridge may take to answer a hello when asked whether it still answers at all. */
+const PROBE_MS = 1_500;
+
+/** `importedIn`: the environments that have loaded the registry's modules. */
+export function createRunners(server: RunnerServer, importedIn: () => ReadonlySet<string>, options: RunnersOptions = {}): Runners {
+  const onChange = options.onChange ?? (() => {});
+  const runTimeout = options.runTimeout ?? DEFAULT_RUN_TIMEOUT_MS;
   const envs = () => Object.values(server.environments ?? {}).filter((env) => !isClient(env));
   const bridges = new Map<string, Bridge>();
   const listeners: Array<() => void> = [];
+  /** Runs in this process still going on, each with a way to answer it at once. */
+  const inProcess = new Set<(unfinished: Unfinished) => void>();
+  let closed = false;
 
   for (const env of envs()) {
     if (!wantsBridge(env)) continue;
-    const bridge: Bridge = { agent: null, pending: new Map(), asked: 0 };
+    const bridge: Bridge = { agent: null, instance: null, pending: new Map(), asked: 0, heard: [], restarting: false };
     bridges.set(env.name, bridge);
     const on = (event: string, listener: (data: any) => void) => {
       env.hot!.on(event, listener);
       listeners.push(() => env.hot!.off?.(event, listener));
     };
-    on(EVENT.ready, (data: { agent?: unknown }) => {
-      const before = bridge.agent;
-      bridge.agent = typeof data?.agent === 'string' ? data.agent : '';
-      if (bridge.agent !== before) onChange();
-      // A bridge that loads again (the environment reloaded its modules) never saw requests that
-      // were sent before and not acknowledged: send them again.
-      for (const [id, pending] of bridge.pending) if (!pending.acked) send(env, id, pending.request);
-    });
-    on(EVENT.ack, (data: { id?: unknown; agent?: unknown }) => {
+    /** Whatever the bridge says proves it answers; a new instance means its module loaded again. */
+    const spoke = (data: { agent?: unknown; instance?: unknown } | undefined) => {
+      if (typeof data?.instance === 'string') bridge.instance = data.instance;
+      for (const done of bridge.heard.splice(0)) done();
       // The ready event may be sent before this server listens on the channel: an ack says it too.
       if (typeof data?.agent === 'string' && bridge.agent !== data.agent) {
         bridge.agent = data.agent;
         onChange();
       }
+    };
+    on(EVENT.ready, (data: { agent?: unknown; instance?: unknown }) => {
+      spoke(data);
+      if (bridge.agent === null) {
+        bridge.agent = '';
+        onChange();
+      }
+      // A bridge that loads again (the environment reloaded its modules) never saw requests that
+      // were sent before and not acknowledged: send them again.
+      for (const [id, pending] of bridge.pending) if (pending.ackedBy === null) send(env, id, pending.request);
+    });
+    on(EVENT.ack, (data: { id?: unknown; agent?: unknown; instance?: unknown }) => {
+      spoke(data);
       const pending = bridge.pending.get(String(data?.id));
       if (!pending) return;
-      pending.acked = true;
-      clearTimeout(pending.timer);
+      pending.ackedBy = typeof data?.instance === 'string' ? data.instance : '';
     });
     on(EVENT.reply, (data: { id?: unknown; reply?: ExecReply }) => {
+      for (const done of bridge.heard.splice(0)) done();
       const id = String(data?.id);
       const pending = bridge.pending.get(id);
       if (!pending || !data.reply) return;
-      bridge.pending.delete(id);
-      clearTimeout(pending.timer);
-      pending.resolve(data.reply);
+      settle(bridge, id, () => pending.resolve(data.reply!));
     });
   }
 
-  function send(env: EnvironmentLike, id: string, request: ExecRequest): void {
-    env.hot!.send({ type: 'custom', event: EVENT.request, data: { id, request } });
+  /** Sends over the channel; false when the channel cannot take it (its socket is gone). */
+  function send(env: EnvironmentLike, id: string, request: ExecRequest): boolean {
+    try {
+      env.hot!.send({ type: 'custom', event: EVENT.request, data: { id, request } });
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  function settle(bridge: Bridge, id: string, finish: () => void): void {
+    const pending = bridge.pending.get(id);
+    if (!pending) return;
+    bridge.pending.delete(id);
+    for (const timer of pending.timers) clearTimeout(timer);
+    finish();
+  }
+
+  /** Whether the bridge says anything within PROBE_MS of being asked to say hello. */
+  function probe(env: EnvironmentLike, bridge: Bridge): Promise<boolean> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        bridge.heard = bridge.heard.filter((done) => done !== heard);
+        resolve(false);
+      }, PROBE_MS);
+      timer.unref?.();
+      const heard = () => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+      bridge.heard.push(heard);
+      try {
+        env.hot!.send({ type: 'custom', event: EVENT.hello, data: null });
+      } catch {
+        heard();
+        resolve(false);
+      }
+    });
+  }
+
+  /**
+   * The environment no longer answers: every request waiting for it is answered now (nothing it
+   * holds will ever come back), then it is restarted. Requests that come meanwhile are refused with
+   * a 503 until the restarted server takes over.
+   */
+  function unresponsive(env: EnvironmentLike, bridge: Bridge): void {
+    if (bridge.restarting) return;
+    bridge.restarting = true;
+    for (const [id, pending] of [...bridge.pending]) settle(bridge, id, () => pending.resolve({ kind: 'unresponsive', ms: runTimeout }));
+    options.restart?.(env.name);
   }
 
   /** The environment that imports the registry, or the likeliest one before any has. */
@@ -194,12 +306,18 @@ export function createRunners(server: RunnerServer, importedIn: () => ReadonlySe
     if (bridge) {
       if (bridge.agent === null && importedIn().has(env.name) && Date.now() - bridge.asked > 2000) {
         bridge.asked = Date.now();
-        env.hot!.send({ type: 'custom', event: EVENT.hello, data: null });
+        try {
+          env.hot!.send({ type: 'custom', event: EVENT.hello, data: null });
+        } catch {
+          // the channel is down; the next look asks again
+        }
       }
       const runtime = bridge.agent === null ? 'its own runtime' : runtimeName(bridge.agent);
-      const note = bridge.agent === null && !importedIn().has(env.name)
-        ? `Environment "${env.name}" has not imported ${VIRTUAL_ID} yet: open a page of your app that uses it, then run again.`
-        : null;
+      const note = bridge.restarting
+        ? `Environment "${env.name}" stopped answering and is restarting.`
+        : bridge.agent === null && !importedIn().has(env.name)
+          ? `Environment "${env.name}" has not imported ${VIRTUAL_ID} yet: open a page of your app that uses it, then run again.`
+          : null;
       return { environment: env.name, runtime, how: 'bridge', note };
     }
     return {
@@ -210,11 +328,12 @@ export function createRunners(server: RunnerServer, importedIn: () => ReadonlySe
     };
   }
 
-  async function run(request: ExecRequest): Promise<ExecReply> {
+  async function run(request: ExecRequest): Promise<ExecReply | Unfinished> {
+    if (closed) throw new Error('the dev server is restarting or closing; run again once it is back');
     const env = chosen();
     if (env && canRunHere(env)) {
       const runner = env.runner!;
-      return execute(request, (specifier) => runner.import(specifier));
+      return withinTimeout(execute(request, (specifier) => runner.import(specifier)));
     }
     const bridge = env && bridges.get(env.name);
     if (env && bridge) return viaBridge(env, bridge, request);
@@ -222,27 +341,71 @@ export function createRunners(server: RunnerServer, importedIn: () => ReadonlySe
       throw new Error('this dev server cannot load server-side modules (no runnable environment and no ssrLoadModule)');
     }
     const load = server.ssrLoadModule.bind(server);
-    return execute(request, (specifier) => load(specifier));
+    return withinTimeout(execute(request, (specifier) => load(specifier)));
   }
 
-  function viaBridge(env: EnvironmentLike, bridge: Bridge, request: ExecRequest): Promise<ExecReply> {
+  /**
+   * In this process nothing can stop a promise that never settles: the inspector stops waiting for it
+   * after the run timeout, so its slot goes to the next run, and the promise is left to itself.
+   */
+  function withinTimeout(work: Promise<ExecReply>): Promise<ExecReply | Unfinished> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let cut: ((unfinished: Unfinished) => void) | undefined;
+    const unfinished = new Promise<Unfinished>((resolve) => {
+      cut = resolve;
+      timer = setTimeout(() => resolve({ kind: 'timeout', ms: runTimeout }), runTimeout);
+      timer.unref?.();
+    });
+    inProcess.add(cut!);
+    return Promise.race([work, unfinished]).finally(() => {
+      clearTimeout(timer);
+      inProcess.delete(cut!);
+    });
+  }
+
+  function viaBridge(env: EnvironmentLike, bridge: Bridge, request: ExecRequest): Promise<ExecReply | Unfinished> {
+    if (bridge.restarting) {
+      return Promise.reject(new Error(`Environment "${env.name}" stopped answering and the dev server is restarting it; run again in a few seconds.`));
+    }
     if (bridge.agent === null && !importedIn().has(env.name)) {
       return Promise.reject(new Error(where().note ?? `Environment "${env.name}" is not ready.`));
     }
     const id = randomUUID();
-    return new Promise<ExecReply>((resolve, reject) => {
-      const pending: Pending = { request, acked: false, resolve, reject };
-      pending.timer = setTimeout(() => {
-        bridge.pending.delete(id);
-        reject(
-          new Error(
-            `Environment "${env.name}" did not answer within ${ACK_TIMEOUT_MS / 1000} s. The inspector reaches it over its HMR channel, ` +
-              `which answers once the environment has imported ${VIRTUAL_ID} with HMR on: open a page of your app that uses it, then run again.`,
-          ),
-        );
-      }, ACK_TIMEOUT_MS);
-      pending.timer.unref?.();
+    return new Promise<ExecReply | Unfinished>((resolve, reject) => {
+      const pending: Pending = { request, ackedBy: null, resolve, reject, timers: [] };
+      const later = (ms: number, then: () => void) => {
+        const timer = setTimeout(then, ms);
+        timer.unref?.();
+        pending.timers.push(timer);
+      };
+      // Not acknowledged in time: the bridge is not loaded, or the environment's thread is held.
+      later(Math.min(ACK_TIMEOUT_MS, runTimeout), () => {
+        if (pending.ackedBy !== null || !bridge.pending.has(id)) return;
+        void probe(env, bridge).then((answers) => {
+          if (!bridge.pending.has(id)) return;
+          if (!answers && bridge.agent !== null) return unresponsive(env, bridge);
+          settle(bridge, id, () =>
+            reject(
+              new Error(
+                `Environment "${env.name}" did not answer within ${seconds(Math.min(ACK_TIMEOUT_MS, runTimeout))}. The inspector reaches it over its HMR channel, ` +
+                  `which answers once the environment has imported ${VIRTUAL_ID} with HMR on: open a page of your app that uses it, then run again.`,
+              ),
+            ),
+          );
+        });
+      });
+      // Acknowledged but no reply in time: still running there, lost in a restart, or stuck for good.
+      later(runTimeout, () => {
+        if (pending.ackedBy === null || !bridge.pending.has(id)) return;
+        void probe(env, bridge).then((answers) => {
+          if (!bridge.pending.has(id)) return;
+          if (!answers) return unresponsive(env, bridge);
+          const reloaded = bridge.instance !== null && pending.ackedBy !== '' && bridge.instance !== pending.ackedBy;
+          settle(bridge, id, () => resolve(reloaded ? { kind: 'lost', ms: runTimeout, by: 'environment' } : { kind: 'timeout', ms: runTimeout }));
+        });
+      });
       bridge.pending.set(id, pending);
+      // When the channel's socket is gone (the runtime crashed), the probe after the ack timeout decides.
       send(env, id, request);
     });
   }
@@ -250,18 +413,23 @@ export function createRunners(server: RunnerServer, importedIn: () => ReadonlySe
   return {
     where,
     run,
+    close() {
+      closed = true;
+      const lost: Unfinished = { kind: 'lost', ms: runTimeout, by: 'server' };
+      for (const cut of [...inProcess]) cut(lost);
+      for (const bridge of bridges.values()) for (const [id, pending] of [...bridge.pending]) settle(bridge, id, () => pending.resolve(lost));
+    },
     stop() {
       for (const off of listeners.splice(0)) off();
       for (const bridge of bridges.values()) {
-        for (const pending of bridge.pending.values()) {
-          clearTimeout(pending.timer);
-          pending.reject(new Error('the dev server closed'));
-        }
-        bridge.pending.clear();
+        for (const [id, pending] of [...bridge.pending]) settle(bridge, id, () => pending.reject(new Error('the dev server closed')));
       }
     },
   };
 }
+
+/** `1.5 s`, `60 s`. */
+export const seconds = (ms: number) => `${Number((ms / 1000).toFixed(1))} s`;
 
 /** A runtime's name from the bridge's `navigator.userAgent`. */
 function runtimeName(agent: string): string {
