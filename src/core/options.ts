@@ -233,7 +233,7 @@ function checkInspector(value: unknown): CheckedInspector | null {
   if (o.remote !== undefined && typeof o.remote !== 'boolean') {
     fail(`option "inspector": remote must be a boolean, got ${describe(o.remote)}.`);
   }
-  const runTimeout = o.runTimeout ?? DEFAULT_RUN_TIMEOUT_MS;
+  const runTimeout = o.runTimeout === undefined ? DEFAULT_RUN_TIMEOUT_MS : o.runTimeout;
   // A run is always bounded: no 0 or Infinity for "never", and nothing setTimeout would fire at once.
   if (typeof runTimeout !== 'number' || !Number.isInteger(runTimeout) || runTimeout < 1 || runTimeout > MAX_TIMEOUT_MS) {
     fail(`option "inspector": runTimeout must be a whole number of milliseconds from 1 to ${MAX_TIMEOUT_MS}, such as 60000, got ${typeof runTimeout === 'number' ? String(runTimeout) : describe(runTimeout)}.`);
