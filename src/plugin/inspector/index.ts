@@ -141,12 +141,12 @@ export function installInspector(server: InspectorServer, hooks: InspectorHooks)
     restarting = true;
     const say = server.config.logger.warn ?? server.config.logger.info;
     if (typeof server.restart !== 'function') {
-      say.call(server.config.logger, `agent-scorers inspector: the "${environment}" environment stopped answering; restart the dev server.`);
+      say.call(server.config.logger, `agent-scorers inspector: the "${environment}" environment stopped answering; restart the dev server.`, { timestamp: true });
       return;
     }
-    say.call(server.config.logger, `agent-scorers inspector: the "${environment}" environment stopped answering; restarting the dev server.`);
+    say.call(server.config.logger, `agent-scorers inspector: the "${environment}" environment stopped answering; restarting the dev server.`, { timestamp: true });
     const timer = setTimeout(() => {
-      server.restart!().catch((error: unknown) => say.call(server.config.logger, `agent-scorers inspector: the restart failed: ${messageOf(error)}`));
+      server.restart!().catch((error: unknown) => say.call(server.config.logger, `agent-scorers inspector: the restart failed: ${messageOf(error)}`, { timestamp: true }));
     }, RESTART_DELAY_MS);
     timer.unref?.();
   };
