@@ -328,7 +328,8 @@ export function installInspector(server: InspectorServer, hooks: InspectorHooks)
         return {
           status: 504,
           payload: {
-            error: `${what} ${within}, and ${place} stopped answering (an endless loop, or a run that holds its thread), so the dev server is restarting it; your app and the next runs work again in a few seconds.`,
+            // Found out at the run timeout, or sooner when the run was never even acknowledged.
+            error: `${what} did not finish, and ${place} stopped answering (an endless loop, or a run that holds its thread), so the dev server is restarting it; your app and the next runs work again in a few seconds.`,
             restarted: true,
           },
         };
