@@ -23,17 +23,35 @@ const HEADER = (source) => `<!-- Generated from ${source} by \`npm run docs:gen\
 /** Every property of `Options`, in source order: name, type text, prose, default text. */
 export function readOptions(file = path.join(repo, 'src/core/options.ts')) {
   const source = ts.createSourceFile(file, fs.readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
-  const options = source.statements.find((s) => ts.isInterfaceDeclaration(s) && s.name.text === 'Options');
+  const interfaces = new Map(source.statements.filter(ts.isInterfaceDeclaration).map((s) => [s.name.text, s]));
+  const options = interfaces.get('Options');
   if (!options) throw new Error(`gen-docs: no "interface Options" in ${file}`);
-  return options.members.filter(ts.isPropertySignature).map((member) => {
-    const name = member.name.getText(source);
-    const docs = ts.getJSDocCommentsAndTags(member).filter(ts.isJSDoc);
-    const doc = docs.at(-1);
-    const text = (c) => clean(ts.getTextOfJSDocComment(c) ?? '');
-    const tag = doc?.tags?.find((t) => t.tagName.text === 'default');
-    if (!doc || !tag) throw new Error(`gen-docs: option "${name}" needs a JSDoc comment ending with @default`);
-    return { name, type: member.type.getText(source).replace(/\s+/g, ' '), prose: text(doc.comment), default: text(tag.comment) };
-  });
+  const read = (declaration, prefix) =>
+    declaration.members.filter(ts.isPropertySignature).map((member) => {
+      const name = `${prefix}${member.name.getText(source)}`;
+      const docs = ts.getJSDocCommentsAndTags(member).filter(ts.isJSDoc);
+      const doc = docs.at(-1);
+      const text = (c) => clean(ts.getTextOfJSDocComment(c) ?? '');
+      const tag = doc?.tags?.find((t) => t.tagName.text === 'default');
+      if (!doc || !tag) throw new Error(`gen-docs: option "${name}" needs a JSDoc comment ending with @default`);
+      // An option whose type names another interface of the file (`boolean | InspectorOptions`) has
+      // settings of its own: each is documented as `option.setting`, from its own JSDoc.
+      const settings = [];
+      member.type.forEachChild(function visit(node) {
+        if (ts.isTypeReferenceNode(node) && interfaces.has(node.typeName.getText(source))) settings.push(...read(interfaces.get(node.typeName.getText(source)), `${name}.`));
+        else node.forEachChild(visit);
+      });
+      if (ts.isTypeReferenceNode(member.type) && interfaces.has(member.type.typeName.getText(source))) settings.push(...read(interfaces.get(member.type.typeName.getText(source)), `${name}.`));
+      // The type as written, with such an interface spelled out, so the reader sees every setting's name.
+      const spelled = (declaration) =>
+        `{ ${declaration.members.filter(ts.isPropertySignature).map((m) => `${m.name.getText(source)}${m.questionToken ? '?' : ''}: ${m.type.getText(source)}`).join('; ')} }`;
+      const type = member.type
+        .getText(source)
+        .replace(/\b[A-Z]\w*\b/g, (word) => (interfaces.has(word) && word !== 'Options' ? spelled(interfaces.get(word)) : word))
+        .replace(/\s+/g, ' ');
+      return { name, type, prose: text(doc.comment), default: text(tag.comment), settings };
+    });
+  return read(options, '');
 }
 
 // A JSDoc comment cannot hold `*/`, so the source writes `*\/`; lines of one paragraph are joined.
@@ -80,16 +98,17 @@ export function renderOptions(options = readOptions()) {
     '});',
     '```',
   ].join('\n');
-  const sections = options.map((o) =>
+  const section = (o, level) =>
     [
-      `## ${o.name}`,
+      `${level} ${o.name}`,
       '',
       `- **Type:** \`${o.type}\``,
       `- **Default:** ${codeValue(o.default) === null ? o.default : `\`${codeValue(o.default)}\``}`,
       '',
       o.prose,
-    ].join('\n'),
-  );
+      ...o.settings.flatMap((setting) => ['', section(setting, `${level}#`)]),
+    ].join('\n');
+  const sections = options.map((o) => section(o, '##'));
   return (
     HEADER('the `Options` type') +
     [

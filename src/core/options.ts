@@ -80,10 +80,28 @@ export interface Options {
    * and runs one scorer on the server. It answers only pages of its own origin, and only clients on
    * this machine. `{ remote: true }` lets other machines use it when the dev server listens beyond
    * loopback (`vite --host`): they can then run your scorers and their judge calls on your key.
-   * `false` turns it off (no routes, no start-up line).
+   * `false` turns it off (no routes, no start-up line). An object turns it on with the settings below.
    * @default `true`
    */
-  inspector?: boolean | { remote?: boolean };
+  inspector?: boolean | InspectorOptions;
+}
+
+/** The settings of the dev inspector (`inspector: { ... }`). */
+export interface InspectorOptions {
+  /**
+   * Let clients other than this machine use the inspector when the dev server listens beyond loopback
+   * (`vite --host`), and requests under any `Host` that Vite's `server.allowedHosts` admits.
+   * @default `false`
+   */
+  remote?: boolean;
+  /**
+   * How long one scorer run (or one listing of an agent's scorers) may take, in milliseconds. After
+   * that the request is answered with an `{ error }` naming the scorer and its slot is freed for the
+   * next run. A run that never settles in Node may keep running in the background; a Worker that stops
+   * answering is restarted. Set it above your slowest judge call.
+   * @default `60_000`
+   */
+  runTimeout?: number;
 }
 
 /** What `diagnostics` accepts per code. */
@@ -93,6 +111,14 @@ export const DEFAULT_AGENTS_DIR = 'src/mastra/agents';
 export const DEFAULT_EXTENSIONS = ['.ts', '.mts', '.js', '.mjs'];
 export const DEFAULT_MANIFEST_FILE = 'agent-scorers.manifest.json';
 export const DEFAULT_DTS_FILE = 'agent-scorers.d.ts';
+export const DEFAULT_RUN_TIMEOUT_MS = 60_000;
+/** The longest delay `setTimeout` keeps (a larger one fires at once). */
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
+export interface CheckedInspector {
+  remote: boolean;
+  runTimeout: number;
+}
 
 /** Options checked and defaulted, except what depends on the root (resolved by `withRoot`). */
 export interface CheckedOptions {
@@ -107,7 +133,7 @@ export interface CheckedOptions {
   levels: Levels;
   cache: boolean | string;
   /** The dev inspector, or null when off. */
-  inspector: { remote: boolean } | null;
+  inspector: CheckedInspector | null;
 }
 
 export interface ResolvedOptions extends Omit<CheckedOptions, 'root' | 'dts'> {
@@ -194,20 +220,25 @@ export function checkOptions(input: unknown = {}, env: NodeJS.ProcessEnv = proce
   };
 }
 
-function checkInspector(value: unknown): { remote: boolean } | null {
-  if (value === undefined || value === true) return { remote: false };
+function checkInspector(value: unknown): CheckedInspector | null {
+  if (value === undefined || value === true) return { remote: false, runTimeout: DEFAULT_RUN_TIMEOUT_MS };
   if (value === false) return null;
   if (value === null || typeof value !== 'object' || Array.isArray(value) || value instanceof RegExp) {
     fail(`option "inspector" must be a boolean or an object such as { remote: true }, got ${describe(value)}.`);
   }
   const o = value as Record<string, unknown>;
   for (const key of Object.keys(o)) {
-    if (key !== 'remote') fail(`option "inspector": unknown key ${JSON.stringify(key)}. Known keys: remote.`);
+    if (key !== 'remote' && key !== 'runTimeout') fail(`option "inspector": unknown key ${JSON.stringify(key)}. Known keys: remote, runTimeout.`);
   }
   if (o.remote !== undefined && typeof o.remote !== 'boolean') {
     fail(`option "inspector": remote must be a boolean, got ${describe(o.remote)}.`);
   }
-  return { remote: o.remote === true };
+  const runTimeout = o.runTimeout === undefined ? DEFAULT_RUN_TIMEOUT_MS : o.runTimeout;
+  // A run is always bounded: no 0 or Infinity for "never", and nothing setTimeout would fire at once.
+  if (typeof runTimeout !== 'number' || !Number.isInteger(runTimeout) || runTimeout < 1 || runTimeout > MAX_TIMEOUT_MS) {
+    fail(`option "inspector": runTimeout must be a whole number of milliseconds from 1 to ${MAX_TIMEOUT_MS}, such as 60000, got ${typeof runTimeout === 'number' ? String(runTimeout) : describe(runTimeout)}.`);
+  }
+  return { remote: o.remote === true, runTimeout };
 }
 
 function checkDiagnostics(value: unknown): Record<string, DiagnosticSetting> {

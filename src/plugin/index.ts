@@ -22,8 +22,8 @@ import { manifestJson } from '../core/manifest.js';
 import { checkOptions, type Options, type ResolvedOptions } from '../core/options.js';
 import type { AgentPlan, Plan } from '../core/plan.js';
 import { watchAgents, type DevServer } from './dev.js';
-import { installInspector, type InspectorServer } from './inspector.js';
-import { BRIDGE_ID, bridgeModule, wantsBridge, type EnvironmentLike } from './inspector-env.js';
+import { installInspector, type InspectorServer } from './inspector/index.js';
+import { BRIDGE_ID, bridgeModule, wantsBridge, type EnvironmentLike } from './inspector/env.js';
 import { HELPER } from './helper-path.js';
 import { loadOutcome, removeOutcome, saveOutcome, type Outcome } from './outcome-store.js';
 import { createSourceCache } from './source-cache.js';
@@ -97,7 +97,7 @@ export function agentScorers(userOptions?: Options) {
   let serving = false;
   /** A dev server's environments that have loaded the registry or an agent's module (the inspector runs scorers there). */
   const importedIn = new Set<string>();
-  /** The dev inspector is on: environments that run outside this process get its bridge (inspector-env.ts). */
+  /** The dev inspector is on: environments that run outside this process get its bridge (inspector/env.ts). */
   let inspecting = false;
   const sources = createSourceCache();
 
@@ -219,13 +219,14 @@ export function agentScorers(userOptions?: Options) {
           if (cached && o.dtsFile) writeDeclarations(planned, o.dtsFile);
         },
       });
-      // The dev inspector page at /__agent-scorers/ (inspector.ts), unless `inspector: false`.
+      // The dev inspector page at /__agent-scorers/ (inspector/), unless `inspector: false`.
       inspecting = Boolean(o.inspector);
       if (o.inspector) {
         installInspector(server, {
           getPlan: currentPlan,
           root: o.root,
           remote: o.inspector.remote,
+          runTimeout: o.inspector.runTimeout,
           importedIn: () => importedIn,
           specifier,
           helper: HELPER,

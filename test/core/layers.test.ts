@@ -94,4 +94,22 @@ describe('source layers', () => {
     }
     expect(upward).toEqual([]);
   });
+
+  it('keeps the dev inspector in its folder: entered through its index and env only, and exec.ts imports nothing', () => {
+    const inspector = (module: string) => module.startsWith('plugin/inspector/');
+    expect([...modules.keys()].filter(inspector).length).toBeGreaterThan(5);
+    // The plugin wires the server (index.ts) and serves the bridge (env.ts); the rest is the inspector's own.
+    const entries = ['plugin/inspector/index.ts', 'plugin/inspector/env.ts'];
+    const reachedIn: string[] = [];
+    for (const [module, imports] of modules) {
+      if (inspector(module)) continue;
+      for (const target of imports) if (inspector(target) && !entries.includes(target)) reachedIn.push(`${module} -> ${target}`);
+    }
+    expect(reachedIn).toEqual([]);
+    // exec.ts runs inside the app's environment too (a Worker in workerd), served by path: no other module comes with it.
+    expect(modules.get('plugin/inspector/exec.ts')).toEqual([]);
+    // Nothing of the inspector is a plugin-wide module: it uses the core and its own files only.
+    const outside = [...modules].filter(([m]) => inspector(m)).flatMap(([m, imports]) => imports.filter((t) => !inspector(t) && !t.startsWith('core/')).map((t) => `${m} -> ${t}`));
+    expect(outside).toEqual([]);
+  });
 });

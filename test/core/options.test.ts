@@ -28,17 +28,26 @@ describe('options are checked at plugin creation', () => {
     [{ inspector: null }, 'option "inspector" must be a boolean or an object such as { remote: true }, got null.'],
     [{ inspector: [] }, 'option "inspector" must be a boolean or an object such as { remote: true }, got an array.'],
     [{ inspector: { remote: 'yes' } }, 'option "inspector": remote must be a boolean, got "yes".'],
-    [{ inspector: { remotes: true } }, 'option "inspector": unknown key "remotes". Known keys: remote.'],
-    [{ inspector: { __proto__: null, host: true } }, 'option "inspector": unknown key "host". Known keys: remote.'],
+    [{ inspector: { remotes: true } }, 'option "inspector": unknown key "remotes". Known keys: remote, runTimeout.'],
+    [{ inspector: { __proto__: null, host: true } }, 'option "inspector": unknown key "host". Known keys: remote, runTimeout.'],
+    [{ inspector: { runTimeout: '5s' } }, 'option "inspector": runTimeout must be a whole number of milliseconds from 1 to 2147483647, such as 60000, got "5s".'],
+    [{ inspector: { runTimeout: 0 } }, 'option "inspector": runTimeout must be a whole number of milliseconds from 1 to 2147483647, such as 60000, got 0.'],
+    [{ inspector: { runTimeout: -1 } }, 'option "inspector": runTimeout must be a whole number of milliseconds from 1 to 2147483647, such as 60000, got -1.'],
+    [{ inspector: { runTimeout: 1.5 } }, 'option "inspector": runTimeout must be a whole number of milliseconds from 1 to 2147483647, such as 60000, got 1.5.'],
+    [{ inspector: { runTimeout: Infinity } }, 'option "inspector": runTimeout must be a whole number of milliseconds from 1 to 2147483647, such as 60000, got Infinity.'],
+    [{ inspector: { runTimeout: 2 ** 31 } }, 'option "inspector": runTimeout must be a whole number of milliseconds from 1 to 2147483647, such as 60000, got 2147483648.'],
+    [{ inspector: { runTimeout: null } }, 'option "inspector": runTimeout must be a whole number of milliseconds from 1 to 2147483647, such as 60000, got null.'],
   ])('%o is rejected', (options, message) => {
     expect(() => agentScorers(options as any)).toThrow(`agent-scorers: ${message}`);
   });
 
-  test('inspector: on by default, local only unless remote, off with false', () => {
-    expect(checkOptions({}).inspector).toEqual({ remote: false });
-    expect(checkOptions({ inspector: true }).inspector).toEqual({ remote: false });
-    expect(checkOptions({ inspector: {} }).inspector).toEqual({ remote: false });
-    expect(checkOptions({ inspector: { remote: true } }).inspector).toEqual({ remote: true });
+  test('inspector: on by default, local only unless remote, runs bounded at 60 s unless set, off with false', () => {
+    expect(checkOptions({}).inspector).toEqual({ remote: false, runTimeout: 60_000 });
+    expect(checkOptions({ inspector: true }).inspector).toEqual({ remote: false, runTimeout: 60_000 });
+    expect(checkOptions({ inspector: {} }).inspector).toEqual({ remote: false, runTimeout: 60_000 });
+    expect(checkOptions({ inspector: { remote: true } }).inspector).toEqual({ remote: true, runTimeout: 60_000 });
+    expect(checkOptions({ inspector: { runTimeout: 1500 } }).inspector).toEqual({ remote: false, runTimeout: 1500 });
+    expect(checkOptions({ inspector: { runTimeout: 2 ** 31 - 1 } }).inspector).toEqual({ remote: false, runTimeout: 2 ** 31 - 1 });
     expect(checkOptions({ inspector: false }).inspector).toBe(null);
   });
 

@@ -3,7 +3,8 @@
  * `vite build` in both plugin orders, the built Worker under `vite preview`, and `vite dev` with
  * scorer files added, deleted and renamed, a broken file, and the inspector running scorers inside
  * the Worker (a scorer that imports `cloudflare:workers` reads the Worker's vars), with its security
- * rules. Also what a bundle carries: with `ai` installed and no scorer calling a model, no file of
+ * rules, and its bounds in workerd (four runs at once, a run that never settles, an endless loop and
+ * an endless allocation, each answered, the last two with the Worker restarted). Also what a bundle carries: with `ai` installed and no scorer calling a model, no file of
  * `ai` and none over 200 kB; with a judge and `import 'agent-scorers/ai'`, the judge answers in
  * the built Worker.
  *
@@ -322,5 +323,96 @@ export default createScorer({ id: 'judged', description: 'A judge explains the s
     await until(weather, (body) => body?.broken === 'fixed', 'broken.ts fixed');
     fs.rmSync(path.join(scorers(), 'broken.ts'));
     await until(weather, (body) => body && !('broken' in body), 'broken.ts deleted');
+  });
+});
+
+describe('vite dev of a Worker: inspector runs are bounded in workerd', () => {
+  let dir: string;
+  let server: Started;
+  let inspector: string;
+  const RUN_TIMEOUT = 2500;
+  const bounds = (key: string, output = '') => post(`${inspector}api/run`, { agent: 'bounds', key, input: 'q', output });
+  const appAnswers = () => until(() => get(`${server.base}/agents/weather`), (r) => r.status === 200, 'the app answers', 90_000);
+  const quickRunAnswers = () => until(() => bounds('quick'), (a) => a.status === 200, 'a quick run in the Worker', 90_000);
+
+  beforeAll(async () => {
+    dir = prepare('cloudflare-worker', 'cf-bounds', { linkSelf: true });
+    const scorers = path.join(dir, 'src/mastra/agents/bounds/scorers');
+    fs.mkdirSync(scorers, { recursive: true });
+    const files: Record<string, string> = {
+      // Each run says when it started and ended, as the Worker's clock saw it.
+      'slow.ts': `export default { id: 'slow', run: async (run: { output: string }) => {
+  const start = Date.now();
+  await new Promise((resolve) => setTimeout(resolve, Number(run.output)));
+  return { score: 1, reason: { start, end: Date.now() } };
+} };\n`,
+      'hang.ts': "export default { id: 'hang', run: () => new Promise(() => {}) };\n",
+      'loop.ts': "export default { id: 'loop', run: async () => { for (;;) {} } };\n",
+      'hog.ts': "export default { id: 'hog', run: async () => { const kept: number[][] = []; for (;;) kept.push(new Array(1_000_000).fill(kept.length)); } };\n",
+      'quick.ts': "export default { id: 'quick', run: async () => ({ score: 1 }) };\n",
+    };
+    for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(scorers, name), text);
+    const config = path.join(dir, 'vite.config.ts');
+    fs.writeFileSync(config, fs.readFileSync(config, 'utf8').replace('agentScorers()', `agentScorers({ inspector: { runTimeout: ${RUN_TIMEOUT} } })`));
+    expect(fs.readFileSync(config, 'utf8')).toContain(`runTimeout: ${RUN_TIMEOUT}`);
+    server = await startServer(process.execPath, [VITE, 'dev', '--host', '127.0.0.1', '--port', '{port}', '--strictPort'], dir, { readyPath: '/agents' });
+    inspector = `${server.base}/__agent-scorers/`;
+    await until(() => get(`${inspector}api/state`), (r) => r.body?.runs?.runtime === 'workerd', 'runtime workerd');
+  }, 180_000);
+
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  test('four runs at once run at once: each reports its own start and end, and the four intervals overlap', async () => {
+    const answers = await Promise.all(Array.from({ length: 4 }, () => bounds('slow', '1500')));
+    for (const answer of answers) expect(answer.status, answer.text).toBe(200);
+    const spans = answers.map((a) => a.json.reason as { start: number; end: number });
+    for (const span of spans) expect(span.end - span.start).toBeGreaterThanOrEqual(1500);
+    // One after the other, each would start at or after the end of the one before.
+    expect(Math.max(...spans.map((s) => s.start))).toBeLessThan(Math.min(...spans.map((s) => s.end)));
+  });
+
+  test('a run that never settles is answered naming the scorer; the next run and listing are answered at once', async () => {
+    const hung = await bounds('hang');
+    expect(hung.status).toBe(504);
+    expect(hung.json).toEqual({
+      error: `Scorer "hang" of agent "bounds" did not finish within 2.5 s (inspector.runTimeout), so the inspector stopped waiting for it; it may still be running in the "scorers_worker" environment (workerd). Other runs are not affected.`,
+    });
+    const quick = await bounds('quick');
+    expect(quick.status, quick.text).toBe(200);
+    const listed = await post(`${inspector}api/scorers`, { agent: 'bounds' });
+    expect(listed.status, listed.text).toBe(200);
+    expect(listed.json.scorers.map((s: { key: string }) => s.key)).toEqual(['hang', 'hog', 'loop', 'quick', 'slow']);
+    expect((await get(`${server.base}/agents/weather`)).status).toBe(200);
+    // Four of them at once hold no slot either.
+    const hangs = await Promise.all(Array.from({ length: 4 }, () => bounds('hang')));
+    expect(hangs.map((a) => a.status)).toEqual([504, 504, 504, 504]);
+    expect((await bounds('quick')).status).toBe(200);
+  });
+
+  test('an endless loop is answered naming the scorer, and the Worker is restarted: the app and the next runs work again', async () => {
+    const looped = await bounds('loop');
+    expect(looped.status).toBe(504);
+    expect(looped.json).toEqual({
+      error: `Scorer "loop" of agent "bounds" did not finish, and the "scorers_worker" environment (workerd) stopped answering (an endless loop, or a run that holds its thread), so the dev server is restarting it; your app and the next runs work again in a few seconds.`,
+      restarted: true,
+    });
+    expect(server.output()).toContain('agent-scorers inspector: the "scorers_worker" environment stopped answering; restarting the dev server.');
+    await appAnswers();
+    const quick = await quickRunAnswers();
+    expect(quick.json.score).toBe(1);
+  });
+
+  test('a run that allocates without end is answered naming the scorer, and the Worker is restarted: the app and the next runs work again', async () => {
+    const hog = await bounds('hog');
+    // It holds workerd's thread (its collector runs without end) or runs it out of memory first:
+    // either way the answer names it and says the environment restarts.
+    expect([502, 503, 504], hog.text).toContain(hog.status);
+    expect(hog.json.error).toMatch(/^Scorer "hog" of agent "bounds" (did not finish, and|never finished)/);
+    expect(hog.json.error).toMatch(/restart/);
+    expect(hog.json.restarted).toBe(true);
+    await appAnswers();
+    await quickRunAnswers();
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Where the inspector runs scorers (src/plugin/inspector-env.ts), with stand-in environments shaped
+ * Where the inspector runs scorers (src/plugin/inspector/env.ts), with stand-in environments shaped
  * like Vite's: the environment that imports the registry wins; one Vite runs in this process runs
  * modules through its runner; one that runs elsewhere is reached over its HMR channel (here a channel
  * whose other end runs the real bridge logic, `execute`), including a bridge that loads again and one
@@ -7,8 +7,8 @@
  * test/hosts/cloudflare.test.ts (workerd) and test/inspector/security.test.ts (Node).
  */
 import { describe, expect, test, vi } from 'vitest';
-import { createRunners, wantsBridge, type EnvironmentLike } from '../../src/plugin/inspector-env.js';
-import { execute, type ExecRequest } from '../../src/plugin/inspector-exec.js';
+import { bridgeModule, createRunners, wantsBridge, type EnvironmentLike } from '../../src/plugin/inspector/env.js';
+import { execute, type ExecRequest } from '../../src/plugin/inspector/exec.js';
 import * as registryHelper from '../../src/runtime/registry.js';
 
 const modules: Record<string, Record<string, unknown>> = {
@@ -43,28 +43,32 @@ const runRequest = (key = 'tone'): ExecRequest => ({
 });
 
 /** A hot channel whose other end is a bridge running `execute`, as the generated bridge module does. */
-function bridgeChannel({ answers = true, agent = 'Cloudflare-Workers' } = {}) {
+function bridgeChannel({ answers = true, agent = 'Cloudflare-Workers', replies = true } = {}) {
   const toServer = new Map<string, Array<(data: any) => void>>();
   const emit = (event: string, data: unknown) => toServer.get(event)?.forEach((listener) => listener(data));
   const sent: Array<{ event: string; data: any }> = [];
+  const state = { answers, replies, instance: 'first' };
   const channel = {
     sent,
+    state,
     on: (event: string, listener: (data: any) => void) => void toServer.set(event, [...(toServer.get(event) ?? []), listener]),
     off: (event: string, listener: (data: any) => void) => void toServer.set(event, (toServer.get(event) ?? []).filter((l) => l !== listener)),
     send(payload: { event: string; data: any }) {
       sent.push(payload);
-      if (!answers) return;
-      if (payload.event === 'agent-scorers:bridge-hello') queueMicrotask(() => emit('agent-scorers:bridge-ready', { agent }));
+      if (!state.answers) return;
+      const instance = state.instance;
+      if (payload.event === 'agent-scorers:bridge-hello') queueMicrotask(() => emit('agent-scorers:bridge-ready', { agent, instance }));
       if (payload.event === 'agent-scorers:inspect') {
         const { id, request } = payload.data;
         queueMicrotask(async () => {
-          emit('agent-scorers:inspect-ack', { id, agent });
-          emit('agent-scorers:inspect-reply', { id, reply: await execute(request, importModule) });
+          emit('agent-scorers:inspect-ack', { id, agent, instance });
+          // `replies: false`: the run never settles there.
+          if (state.replies) emit('agent-scorers:inspect-reply', { id, reply: await execute(request, importModule) });
         });
       }
     },
     /** What the bridge would say when its module loads (again). */
-    ready: () => emit('agent-scorers:bridge-ready', { agent }),
+    ready: () => emit('agent-scorers:bridge-ready', { agent, instance: state.instance }),
   };
   return channel;
 }
@@ -107,7 +111,7 @@ describe('over the HMR channel', () => {
   test('a run goes to the bridge and its reply comes back; the runtime is what the bridge reports', async () => {
     const hot = bridgeChannel();
     const changed = vi.fn();
-    const runners = createRunners({ environments: { w: { name: 'w', config: { consumer: 'server' }, hot } } }, () => new Set(['w']), changed);
+    const runners = createRunners({ environments: { w: { name: 'w', config: { consumer: 'server' }, hot } } }, () => new Set(['w']), { onChange: changed });
     expect(runners.where().runtime).toBe('its own runtime');
     // Asking for `where` asks a silent bridge to say hello.
     expect(hot.sent.map((m) => m.event)).toEqual(['agent-scorers:bridge-hello']);
@@ -151,6 +155,121 @@ describe('over the HMR channel', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+});
+
+describe('bounded by the run timeout', () => {
+  const worker = (hot: ReturnType<typeof bridgeChannel>) => ({ environments: { w: { name: 'w', config: { consumer: 'server' }, hot } } });
+
+  test('in this process: a run that never settles is answered as a timeout after runTimeout', async () => {
+    vi.useFakeTimers();
+    try {
+      const env: EnvironmentLike = { name: 'ssr', runner: { import: async (s) => (s === '/a/tone.ts' ? { default: { id: 'tone', run: () => new Promise(() => {}) } } : importModule(s)) } };
+      const runners = createRunners({ environments: { ssr: env } }, () => new Set(['ssr']), { runTimeout: 500 });
+      const reply = runners.run(runRequest());
+      await vi.advanceTimersByTimeAsync(500);
+      expect(await reply).toEqual({ kind: 'timeout', ms: 500 });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  test('over the bridge: a run that never settles while the bridge still answers is a timeout, and nothing restarts', async () => {
+    vi.useFakeTimers();
+    try {
+      const hot = bridgeChannel({ replies: false });
+      const restart = vi.fn();
+      const runners = createRunners(worker(hot), () => new Set(['w']), { runTimeout: 1000, restart });
+      const reply = runners.run(runRequest());
+      await vi.advanceTimersByTimeAsync(1000);
+      // The bridge is asked whether it still answers, and does.
+      expect(hot.sent.map((m) => m.event)).toEqual(['agent-scorers:inspect', 'agent-scorers:bridge-hello']);
+      expect(await reply).toEqual({ kind: 'timeout', ms: 1000 });
+      expect(restart).not.toHaveBeenCalled();
+      hot.state.replies = true;
+      expect(await runners.run(runRequest())).toMatchObject({ kind: 'run', payload: { score: 4 } });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  test('over the bridge: a bridge that stops answering answers every waiting run as unresponsive, asks for one restart, and refuses runs meanwhile', async () => {
+    vi.useFakeTimers();
+    try {
+      const hot = bridgeChannel({ replies: false });
+      const restart = vi.fn();
+      const runners = createRunners(worker(hot), () => new Set(['w']), { runTimeout: 1000, restart });
+      const first = runners.run(runRequest());
+      await vi.advanceTimersByTimeAsync(10);
+      // Both are acknowledged, then the environment's thread is held: nothing more comes back.
+      const second = runners.run(runRequest('broken'));
+      await vi.advanceTimersByTimeAsync(10);
+      hot.state.answers = false;
+      await vi.advanceTimersByTimeAsync(1000 + 1500);
+      expect(await first).toEqual({ kind: 'unresponsive', ms: 1000 });
+      expect(await second).toEqual({ kind: 'unresponsive', ms: 1000 });
+      expect(restart).toHaveBeenCalledTimes(1);
+      expect(restart).toHaveBeenCalledWith('w');
+      await expect(runners.run(runRequest())).rejects.toThrow('Environment "w" stopped answering and the dev server is restarting it; run again in a few seconds.');
+      expect(runners.where().note).toBe('Environment "w" stopped answering and is restarting.');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  test('over the bridge: a bridge loaded again while a run was going on (workerd restarted) means the run is lost', async () => {
+    vi.useFakeTimers();
+    try {
+      const hot = bridgeChannel({ replies: false });
+      const runners = createRunners(worker(hot), () => new Set(['w']), { runTimeout: 1000 });
+      const reply = runners.run(runRequest());
+      await vi.advanceTimersByTimeAsync(10);
+      hot.state.instance = 'second';
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(await reply).toEqual({ kind: 'lost', ms: 1000, by: 'environment' });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  test('close(): every waiting run, in this process or over the bridge, is answered as lost to the server, and later runs are refused', async () => {
+    const hot = bridgeChannel({ replies: false });
+    const overBridge = createRunners(worker(hot), () => new Set(['w']));
+    const env: EnvironmentLike = { name: 'ssr', runner: { import: async (s) => (s === '/a/tone.ts' ? { default: { id: 'tone', run: () => new Promise(() => {}) } } : importModule(s)) } };
+    const here = createRunners({ environments: { ssr: env } }, () => new Set(['ssr']));
+    const replies = [overBridge.run(runRequest()), here.run(runRequest())];
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    overBridge.close();
+    here.close();
+    expect(await Promise.all(replies)).toEqual([
+      { kind: 'lost', ms: 60_000, by: 'server' },
+      { kind: 'lost', ms: 60_000, by: 'server' },
+    ]);
+    await expect(here.run(runRequest())).rejects.toThrow('the dev server is restarting or closing');
+  });
+});
+
+describe('the bridge module', () => {
+  test('starts a run and returns at once: the module runner hands HMR messages over one at a time and waits for each listener', async () => {
+    const code = bridgeModule((file) => file);
+    const listeners = new Map<string, (data: any) => unknown>();
+    const sent: Array<[string, any]> = [];
+    const hot = { on: (event: string, listener: (data: any) => unknown) => void listeners.set(event, listener), send: (event: string, data: any) => void sent.push([event, data]) };
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const modules: Record<string, Record<string, unknown>> = {
+      ...Object.fromEntries(Object.entries({ helper: registryHelper })),
+      '/a/tone.ts': { default: { id: 'tone', run: async () => (await held, { score: 1 }) } },
+    };
+    // The module's body, with its one import and import.meta.hot given as arguments.
+    const body = code.replace(/^import \{ execute \} from .*;\n/, '').replaceAll('import.meta.hot', 'hotArg').replace('import(/* @vite-ignore */ specifier)', 'load(specifier)');
+    new Function('execute', 'hotArg', 'load', body)(execute, hot, async (s: string) => modules[s]);
+    const returned = listeners.get('agent-scorers:inspect')!({ id: '1', request: runRequest() });
+    expect(returned).toBeUndefined();
+    expect(sent.map(([event]) => event)).toEqual(['agent-scorers:bridge-ready', 'agent-scorers:inspect-ack']);
+    release();
+    await vi.waitFor(() => expect(sent.map(([event]) => event)).toContain('agent-scorers:inspect-reply'));
+    expect(sent.find(([event]) => event === 'agent-scorers:inspect-reply')![1]).toMatchObject({ id: '1', reply: { kind: 'run', payload: { score: 1 } } });
   });
 });
 

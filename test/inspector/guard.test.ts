@@ -1,11 +1,13 @@
 /**
- * The inspector's pure pieces: which peer addresses are loopback, the run limiter's bound and queue,
+ * The inspector's pure pieces: which peer addresses are loopback, which Host names are this machine's,
+ * the run limiter's bound and queue,
  * and error texts stripped of absolute paths. (Over HTTP they are covered by security.test.ts.)
  */
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { describeFailure, withoutAbsolutePaths } from '../../src/plugin/inspector-errors.js';
-import { createLimiter, isLoopback } from '../../src/plugin/inspector-guard.js';
+import { describeFailure, withoutAbsolutePaths } from '../../src/plugin/inspector/errors.js';
+import type { IncomingMessage } from 'node:http';
+import { createLimiter, hostName, isLoopback, isLoopbackHost, refusal } from '../../src/plugin/inspector/guard.js';
 import { REPO } from '../helpers/hosts.js';
 
 describe('isLoopback', () => {
@@ -18,6 +20,36 @@ describe('isLoopback', () => {
       expect(isLoopback(address)).toBe(false);
     },
   );
+});
+
+describe('the Host rule (DNS rebinding)', () => {
+  test.each([
+    ['localhost:5173', 'localhost'],
+    ['LocalHost.:5173', 'localhost'],
+    ['[::1]:5173', '::1'],
+    ['[::1]', '::1'],
+    ['127.0.0.1', '127.0.0.1'],
+    ['Rebind.Example:80', 'rebind.example'],
+  ])('Host %s names %s', (header, name) => {
+    expect(hostName(header)).toBe(name);
+  });
+
+  test.each(['localhost', 'app.localhost', '127.0.0.1', '127.3.2.1', '::1'])('%s is this machine', (name) => expect(isLoopbackHost(name)).toBe(true));
+  test.each(['rebind.example', 'localhost.example', 'notlocalhost', '10.0.0.1', '0.0.0.0'])('%s is not', (name) => expect(isLoopbackHost(name)).toBe(false));
+
+  const request = (host: string | undefined, headers: Record<string, string> = {}) =>
+    ({ headers: { ...(host === undefined ? {} : { host }), ...headers }, socket: { remoteAddress: '127.0.0.1', localAddress: '127.0.0.1' } }) as unknown as IncomingMessage;
+
+  test('from loopback, a foreign Host is refused with how to allow it, even when its Origin agrees; its own hosts and no Host pass', () => {
+    const own = (name: string) => name === '192.168.1.5' || name === 'devbox.lan';
+    expect(refusal(request('rebind.example:5173', { origin: 'http://rebind.example:5173', 'sec-fetch-site': 'same-origin' }), false, own)).toBe(
+      'Requests for host "rebind.example" are refused: it is neither this machine\'s loopback nor an address this server listens on, which is how a DNS-rebinding page on another site would arrive. To use the inspector under this name, set inspector: { remote: true } in the agent-scorers plugin options.',
+    );
+    for (const host of ['localhost:5173', '192.168.1.5:5173', 'devbox.lan:5173', undefined]) expect(refusal(request(host), false, own), String(host)).toBe(null);
+    // remote: true lifts the rule, and nothing else.
+    expect(refusal(request('rebind.example:5173', { origin: 'http://rebind.example:5173' }), true, own)).toBe(null);
+    expect(refusal(request('rebind.example:5173', { 'sec-fetch-site': 'cross-site' }), true, own)).toMatch(/^Requests from another origin are refused/);
+  });
 });
 
 describe('createLimiter', () => {

@@ -2,8 +2,10 @@
  * Who may use the dev inspector and how much, over real HTTP against a real Vite 8 dev server with
  * the plugin from `dist/`: other origins (Fetch Metadata, Origin) are refused on every route, what
  * runs user code is a JSON POST (a GET on it runs nothing, shown by a marker the config function
- * writes), scorer runs are bounded (the scorer itself counts how many run at once), errors name the
- * file without an absolute path or a stack, and `inspector: false` leaves no route.
+ * writes), scorer runs are bounded (the scorer itself counts how many run at once; runs that never
+ * settle are answered after `runTimeout` and free their slots), errors name the file without an
+ * absolute path or a stack, a DNS-rebinding Host is refused even with `allowedHosts: true`, and
+ * `inspector: false` leaves no route.
  *
  * A client on another machine is a network namespace of this test's own, joined to the host by a
  * veth pair: as root only (skipped with the reason otherwise).
@@ -370,6 +372,143 @@ describe('dev inspector errors name the file', () => {
     expect(answer.text).not.toContain(REPO);
     expect(answer.text).not.toMatch(/\bat .*:\d+:\d+\)?\n/);
     expect((await postJson(`${dev.inspector}api/run`, { agent: 'plain', key: 'ok', input: 'q', output: 'a' })).status).toBe(200);
+  });
+});
+
+describe('runs are bounded in Node (inspector.runTimeout)', () => {
+  let project: Project;
+  let dev: Dev;
+  const counterKey = `__agentScorersHangs_${process.pid}_${serial}`;
+  const hangs = () => ((globalThis as any)[counterKey] as { started: number }).started;
+
+  beforeAll(async () => {
+    (globalThis as any)[counterKey] = { started: 0 };
+    project = makeProject('inspector-bounded', {
+      // A promise that never settles: nothing in this process can cancel it.
+      'stuck/scorers/hang.ts': `export default { id: 'hang', run: () => { (globalThis as any)[${JSON.stringify(counterKey)}].started++; return new Promise(() => {}); } };\n`,
+      'stuckfn/config.ts': 'export default { scorers: () => new Promise(() => {}) };\n',
+    });
+    dev = await startDev(project, { inspector: { runTimeout: 1000 } });
+  });
+
+  afterAll(async () => {
+    await dev?.close();
+    if (project) fs.rmSync(project.dir, { recursive: true, force: true });
+  });
+
+  test('four runs that never settle are answered with an error naming the scorer and free their slots; a run queued behind them is answered, twice over', async () => {
+    const hang = { agent: 'stuck', key: 'hang', input: 'q', output: 'a' };
+    const quick = { agent: 'plain', key: 'ok', input: 'q', output: 'a' };
+    for (const round of [1, 2]) {
+      const order: string[] = [];
+      const hung = Array.from({ length: 4 }, () => postJson(`${dev.inspector}api/run`, hang).then((a) => (order.push('hang'), a)));
+      // All four slots are held (the abandoned runs of round 1 hold none), so the quick run waits for one.
+      await expect.poll(hangs, { timeout: 10_000 }).toBe(4 * round);
+      const queued = postJson(`${dev.inspector}api/run`, quick).then((a) => (order.push('quick'), a));
+      for (const answer of await Promise.all(hung)) {
+        expect(answer.status).toBe(504);
+        expect(answer.json).toEqual({
+          error:
+            'Scorer "hang" of agent "stuck" did not finish within 1 s (inspector.runTimeout), so the inspector stopped waiting for it; it may still be running in the "ssr" environment (Node). Other runs are not affected.',
+        });
+      }
+      const ran = await queued;
+      expect(ran.status, ran.text).toBe(200);
+      expect(ran.json).toMatchObject({ score: 0.5, reason: 'fine' });
+      // It ran only once a timed-out run gave its slot up.
+      expect(order[0]).toBe('hang');
+      expect(order).toHaveLength(5);
+    }
+  });
+
+  test('a function-form config that never settles: the listing is answered naming the agent, and the next listing works', async () => {
+    const answer = await postJson(`${dev.inspector}api/scorers`, { agent: 'stuckfn' });
+    expect(answer.status).toBe(504);
+    expect(answer.json.error).toBe(
+      'Listing the scorers of agent "stuckfn" did not finish within 1 s (inspector.runTimeout), so the inspector stopped waiting for it; it may still be running in the "ssr" environment (Node). Other runs are not affected.',
+    );
+    const listed = await postJson(`${dev.inspector}api/scorers`, { agent: 'plain' });
+    expect(listed.status, listed.text).toBe(200);
+    expect(listed.json.scorers.map((s: { key: string }) => s.key)).toEqual(['ok']);
+  });
+
+  // Last here: the restarted server listens on a new port.
+  test('a restart of the dev server answers the runs it would otherwise drop, before it closes their connections', async () => {
+    const before = hangs();
+    const hung = postJson(`${dev.inspector}api/run`, { agent: 'stuck', key: 'hang', input: 'q', output: 'a' });
+    await expect.poll(hangs, { timeout: 10_000 }).toBe(before + 1);
+    const restarted = dev.server.restart();
+    const answer = await hung;
+    expect(answer.status).toBe(503);
+    expect(answer.json).toEqual({
+      error:
+        'Scorer "hang" of agent "stuck" never finished: the dev server is restarting or closing (its config changed, you asked for it, or workerd restarted after a crash, such as running out of memory). Run it again once the server is back.',
+      restarted: true,
+    });
+    await restarted;
+    const port = (dev.server.httpServer.address() as { port: number }).port;
+    const ran = await postJson(`http://127.0.0.1:${port}/__agent-scorers/api/run`, { agent: 'plain', key: 'ok', input: 'q', output: 'a' });
+    expect(ran.status, ran.text).toBe(200);
+  });
+});
+
+describe('a DNS-rebinding request from this machine (server.allowedHosts: true)', () => {
+  const opened: Array<{ dev?: Dev; project: Project }> = [];
+  const open = async (name: string, pluginOptions: object) => {
+    const project = makeProject(name);
+    const entry: { dev?: Dev; project: Project } = { project };
+    opened.push(entry);
+    entry.dev = await startDev(project, pluginOptions, { allowedHosts: true });
+    return { project, dev: entry.dev };
+  };
+
+  afterAll(async () => {
+    for (const { dev, project } of opened) {
+      await dev?.close();
+      fs.rmSync(project.dir, { recursive: true, force: true });
+    }
+  });
+
+  /** What a page on rebind.example sends once its name points at 127.0.0.1: its own origin, in every header. */
+  const rebound = (port: number) => ({ Host: `rebind.example:${port}`, Origin: `http://rebind.example:${port}`, 'Sec-Fetch-Site': 'same-origin' });
+  const routes = [
+    { route: '/', method: 'GET' },
+    { route: '/api/state', method: 'GET' },
+    { route: '/api/events', method: 'GET' },
+    { route: '/api/scorers', method: 'POST', body: { agent: 'fn' } },
+    { route: '/api/run', method: 'POST', body: { agent: 'slow', key: 'block', input: 'q', output: 'a' } },
+  ];
+
+  test('is refused on every route, the page, the manifest, a listing and a run, with how to allow it; nothing runs', async () => {
+    const { project, dev } = await open('inspector-rebind-local', {});
+    for (const route of routes) {
+      const answer = await routeRequest(dev.inspector, route, rebound(dev.port));
+      expect(answer.status, route.route).toBe(403);
+      expect(answer.json, route.route).toEqual({
+        error:
+          'Requests for host "rebind.example" are refused: it is neither this machine\'s loopback nor an address this server listens on, which is how a DNS-rebinding page on another site would arrive. To use the inspector under this name, set inspector: { remote: true } in the agent-scorers plugin options.',
+      });
+      expect(answer.text).not.toContain('"manifest"');
+    }
+    expect(markerCalls(project)).toBe(0);
+    expect(project.gate.started).toBe(0);
+    // Loopback names and addresses, in any spelling a browser sends, are this machine.
+    for (const host of [`localhost:${dev.port}`, `LocalHost.:${dev.port}`, `app.localhost:${dev.port}`, `127.0.0.1:${dev.port}`, `127.1.2.3:${dev.port}`, `[::1]:${dev.port}`]) {
+      const state = await send(`${dev.inspector}api/state`, { headers: { Host: host } });
+      expect(state.status, host).toBe(200);
+      expect(state.json.manifest.agents).toHaveProperty('plain');
+    }
+    const ran = await postJson(`${dev.inspector}api/run`, { agent: 'plain', key: 'ok', input: 'q', output: 'a' }, { Host: `localhost:${dev.port}` });
+    expect(ran.status, ran.text).toBe(200);
+  });
+
+  test('inspector: { remote: true } lifts it', async () => {
+    const { project, dev } = await open('inspector-rebind-remote', { inspector: { remote: true } });
+    const state = await send(`${dev.inspector}api/state`, { headers: rebound(dev.port) });
+    expect(state.status).toBe(200);
+    const listed = await postJson(`${dev.inspector}api/scorers`, { agent: 'fn' }, rebound(dev.port));
+    expect(listed.status, listed.text).toBe(200);
+    expect(markerCalls(project)).toBe(1);
   });
 });
 

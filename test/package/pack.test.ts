@@ -25,13 +25,19 @@ beforeAll(async () => {
   expect(files).toContain('dist/runtime/index.d.ts');
   expect(files).toContain('dist/report/index.js');
   expect(files).toContain('dist/report/index.d.ts');
-  // What the inspector reads at run time (src/plugin/inspector-page.ts), built from src/plugin/inspector/.
+  // What the inspector reads at run time (src/plugin/inspector/page.ts), built from src/plugin/inspector/.
   for (const file of ['client.js', 'page.css', 'page.html']) expect(files).toContain(`dist/plugin/inspector/${file}`);
+  // Beside them only the inspector's own modules (tsc's .js and .d.ts of each): no tsconfig, no client.d.ts.
+  const modules = fs
+    .readdirSync(path.join(REPO, 'src/plugin/inspector'))
+    .filter((f) => f.endsWith('.ts') && f !== 'client.ts')
+    .flatMap((f) => [f.replace(/\.ts$/, '.js'), f.replace(/\.ts$/, '.d.ts')]);
+  expect(modules).toContain('exec.js');
   expect(files.filter((f) => f.startsWith('dist/plugin/inspector/')).sort()).toEqual(
-    ['dist/plugin/inspector/client.js', 'dist/plugin/inspector/page.css', 'dist/plugin/inspector/page.html'],
+    ['client.js', 'page.css', 'page.html', ...modules].map((f) => `dist/plugin/inspector/${f}`).sort(),
   );
   // What the inspector serves into an environment that runs outside Node (a Worker), and the judge calls a Worker bundles.
-  expect(files).toContain('dist/plugin/inspector-exec.js');
+  expect(files).toContain('dist/plugin/inspector/exec.js');
   expect(files).toContain('dist/runtime/ai.js');
   expect(files).toContain('LICENSE');
   expect(files).toContain('README.md');

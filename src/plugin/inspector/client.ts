@@ -1,11 +1,11 @@
 /// <reference lib="dom" />
 /**
- * The inspector page's script, inlined by ../inspector-page.ts into page.html as a module script
+ * The inspector page's script, inlined by page.ts into page.html as a module script
  * with the request's CSP nonce. It talks to the inspector's API only (relative URLs), and every
  * piece of data goes in as text, never as HTML, so hostile agent or scorer names stay inert.
  *
  * Type-checked by its own tsconfig.json (DOM types here, Node types everywhere else); the JSON
- * shapes below are what the page reads from the API (inspector.ts and core/manifest.ts).
+ * shapes below are what the page reads from the API (index.ts and core/manifest.ts).
  */
 
 type Sampling = { type: 'none' } | { type: 'ratio'; rate: number } | null;
@@ -13,10 +13,10 @@ interface ManifestScorer { source: 'file' | 'config'; file: string | null; sampl
 interface ManifestAgent { dir: string; config: string | null; configScorers: string; scorers: Record<string, ManifestScorer> }
 interface Diagnostic { code: string; severity: 'error' | 'warning'; agent: string | null; file: string | null; message: string }
 interface Manifest { agents: Record<string, ManifestAgent>; diagnostics: Diagnostic[] }
-/** Where scorers run (inspector-env.ts `Where`). */
+/** Where scorers run (env.ts `Where`). */
 interface Where { environment: string | null; runtime: string; how: 'runner' | 'bridge' | 'ssrLoadModule'; note: string | null }
 interface State { revision: string; manifest: Manifest; runs?: Where }
-/** An entry of `api/scorers` (describeEntry in inspector.ts). */
+/** An entry of `api/scorers` (describeEntry in exec.ts). */
 interface RuntimeScorer { key: string; id: string | null; sampling: Sampling }
 interface RunResult {
   agent: string;

@@ -1,12 +1,11 @@
 /**
- * The inspector page: inspector/page.html with inspector/page.css and the compiled
- * inspector/client.ts inlined, so the page is one document and makes no other request (the
- * server's CSP allows only its own nonce). Read from beside this module (dist/plugin/inspector/,
- * put there by `npm run build`) once, on the first request.
+ * The inspector page: page.html with page.css and the compiled client.ts inlined, so the page is one
+ * document and makes no other request (the server's CSP allows only its own nonce). Read from the
+ * inspector's folder in the build (dist/plugin/inspector/, put there by `npm run build`) once, on
+ * the first request.
  */
 import fs from 'node:fs';
-
-const DIR = new URL('./inspector/', import.meta.url);
+import { inspectorFile } from './folder.js';
 
 let pieces: string[] | undefined;
 
@@ -20,7 +19,7 @@ export function inspectorPage(nonce: string): string {
 function load(): string[] {
   const read = (name: string) => {
     try {
-      return fs.readFileSync(new URL(name, DIR), 'utf8');
+      return fs.readFileSync(inspectorFile(name), 'utf8');
     } catch (error) {
       // Only a partial build gets here (the package ships all three): say which step is missing.
       throw new Error(`the page's ${name} is missing from the build (${(error as Error).message}); run \`npm run build\``);

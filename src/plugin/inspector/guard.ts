@@ -6,7 +6,9 @@
  *
  * Vite's host check and CORS run before our middleware (they are installed before plugins'
  * `configureServer`), but its CORS default lets any localhost origin through and its host check
- * can be opened with `server.allowedHosts: true`: neither says who is asking.
+ * can be opened with `server.allowedHosts: true`: neither says who is asking. With the host check
+ * open, a page on another site can rebind its own name to 127.0.0.1 and then call us as its own
+ * origin (Host, Origin and Fetch Metadata all agree), so the Host itself must name this machine.
  */
 import type { IncomingMessage } from 'node:http';
 
@@ -30,13 +32,37 @@ function fromThisMachine(req: IncomingMessage): boolean {
   return isLoopback(peer) || (peer !== undefined && peer === req.socket.localAddress);
 }
 
+/** The host name of a Host header (`name:port`, `[::1]:port`), lower case, without a trailing dot. */
+export function hostName(header: string): string {
+  const bracketed = /^\[([^\]]*)\]/.exec(header);
+  const name = bracketed ? bracketed[1] : header.replace(/:\d*$/, '');
+  return name.toLowerCase().replace(/\.$/, '');
+}
+
+/** `localhost`, a `.localhost` name (browsers resolve them to loopback) or a loopback address. */
+export function isLoopbackHost(name: string): boolean {
+  return name === 'localhost' || name.endsWith('.localhost') || isLoopback(name);
+}
+
 /**
- * Why `req` is refused, or null. Decided by the socket's peer address, never by a header: a Host
- * header is the client's to choose (an IP literal, or any name once `allowedHosts: true`).
+ * Why `req` is refused, or null. Who may call is decided by the socket's peer address, never by a
+ * header: a Host header is the client's to choose (an IP literal, or any name once `allowedHosts:
+ * true`). The Host is checked as well, against DNS rebinding: unless `remote`, it must be a loopback
+ * name or address or a host this server listens on (`isOwnHost`).
  */
-export function refusal(req: IncomingMessage, remote: boolean): string | null {
+export function refusal(req: IncomingMessage, remote: boolean, isOwnHost: (name: string) => boolean = () => false): string | null {
   if (!remote && !fromThisMachine(req)) {
     return `The agent-scorers inspector answers only this machine. ${REMOTE_HINT}`;
+  }
+  const host = req.headers.host;
+  if (!remote && host !== undefined) {
+    const name = hostName(host);
+    if (!isLoopbackHost(name) && !isOwnHost(name)) {
+      return (
+        `Requests for host ${JSON.stringify(name)} are refused: it is neither this machine's loopback nor an address this server listens on, ` +
+        `which is how a DNS-rebinding page on another site would arrive. To use the inspector under this name, set inspector: { remote: true } in the agent-scorers plugin options.`
+      );
+    }
   }
   // Fetch Metadata: a browser marks a request made by another site's page, or by a page of another
   // origin on the same site (another localhost port), even a plain GET that carries no Origin.

@@ -7,7 +7,7 @@
  * (Node), and inside the environment itself, for one that runs elsewhere (a Cloudflare Worker in
  * workerd), where the inspector's bridge module imports this file. So it imports nothing, touches no
  * Node API, and answers with plain JSON: errors as data, which the server turns into text that names
- * the file relative to the project (inspector-errors.ts).
+ * the file relative to the project (errors.ts).
  */
 
 /** The registry helper's functions used here (src/runtime/registry.ts). */

@@ -2,7 +2,7 @@
  * The dev inspector (Vite dev server only): `/__agent-scorers/` shows what the plugin compiled and
  * lets a user run one scorer on the server.
  *
- * - `GET  /__agent-scorers/`                the page (inspector-page.ts): no framework, no external request
+ * - `GET  /__agent-scorers/`                the page (page.ts): no framework, no external request
  * - `GET  /__agent-scorers/api/state`       `{ revision, manifest }` of the current plan
  * - `GET  /__agent-scorers/api/events`      server-sent `state` events whenever the plan changes
  * - `POST /__agent-scorers/api/scorers`     `{ agent, requestContext? }` → the agent's scorers as
@@ -10,28 +10,30 @@
  * - `POST /__agent-scorers/api/run`         `{ agent, key, input, output, groundTruth?, requestContext? }`
  *                                           → `{ score, reason, steps, ... }` or `{ error }`
  *
- * Every route first passes inspector-guard.ts (this machine only unless `remote`, never another
+ * Every route first passes guard.ts (this machine only unless `remote`, never another
  * origin). What runs user code is a JSON POST, so no `<img>`, link or form of another page can
- * trigger it; scorer runs share a few slots and a short queue, the rest get 429.
+ * trigger it; scorer runs share a few slots and a short queue, the rest get 429, and each run or
+ * listing is answered within `inspector.runTimeout` whatever the scorer does (env.ts).
  *
  * A `requestContext` is a JSON object; the function form of `config.scorers` and the scorer receive
  * it as a `Map`, as Mastra passes its Map-like `RequestContext`.
  *
- * Scorers run in the environment that imports the registry, as the app runs them (inspector-env.ts:
+ * Scorers run in the environment that imports the registry, as the app runs them (env.ts:
  * Node through Vite's module runner, a Cloudflare Worker inside workerd), and a request loads only
- * what it needs (inspector-exec.ts): the agent's config and, for a run, the scorer's own file, so a
+ * what it needs (exec.ts): the agent's config and, for a run, the scorer's own file, so a
  * file that cannot load is named and never breaks the other scorers. Nothing here can crash the
  * server: every failure is a JSON `{ error }` with a status code.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Manifest } from '../core/manifest.js';
-import type { AgentPlan, Plan } from '../core/plan.js';
-import { describeFailure, messageOf, relativeFile, withoutAbsolutePaths, type ErrorContext } from './inspector-errors.js';
-import { createRunners, type RunnerServer, type Where } from './inspector-env.js';
-import type { AgentLoad, ExecReply, ExecRequest, Failure } from './inspector-exec.js';
-import { createLimiter, isLoopback, REMOTE_HINT, refusal } from './inspector-guard.js';
-import { inspectorPage } from './inspector-page.js';
+import os from 'node:os';
+import type { Manifest } from '../../core/manifest.js';
+import type { AgentPlan, Plan } from '../../core/plan.js';
+import { describeFailure, messageOf, relativeFile, withoutAbsolutePaths, type ErrorContext } from './errors.js';
+import { createRunners, seconds, type RunnerServer, type Unfinished, type Where } from './env.js';
+import type { AgentLoad, ExecReply, ExecRequest, Failure } from './exec.js';
+import { createLimiter, hostName, isLoopback, REMOTE_HINT, refusal } from './guard.js';
+import { inspectorPage } from './page.js';
 
 const INSPECTOR_PATH = '/__agent-scorers/';
 
@@ -44,6 +46,8 @@ const RUN_QUEUE = 16;
 const RETRY_AFTER_S = 2;
 /** Watcher bursts (a rename, a folder copy) settle before the plan is compared and pushed. */
 const PUSH_DELAY_MS = 120;
+/** What answers sent just before a restart get to leave before the server closes its sockets. */
+const RESTART_DELAY_MS = 200;
 
 type Next = (error?: unknown) => void;
 type Middleware = (req: IncomingMessage, res: ServerResponse, next: Next) => void;
@@ -53,12 +57,14 @@ type Middleware = (req: IncomingMessage, res: ServerResponse, next: Next) => voi
 export interface InspectorServer {
   middlewares: { use(fn: any): unknown };
   watcher: { on(event: 'all', listener: (...args: any[]) => void): unknown; off?(event: 'all', listener: (...args: any[]) => void): unknown };
-  config: { base?: string; logger: { info(message: string, options?: any): void } };
+  config: { base?: string; server?: { host?: string | boolean }; logger: { info(message: string, options?: any): void; warn?(message: string, options?: any): void } };
   httpServer?: { once(event: 'close', listener: () => void): unknown; address?(): unknown } | null;
   resolvedUrls?: { local: string[]; network: string[] } | null;
   printUrls?: () => void;
   environments?: RunnerServer['environments'];
   ssrLoadModule?: (url: string, options?: any) => Promise<Record<string, any>>;
+  /** Vite's restart (what `r` in the terminal does): new environments, a new workerd. */
+  restart?: (forceOptimize?: boolean) => Promise<void>;
 }
 
 export interface InspectorHooks {
@@ -68,6 +74,8 @@ export interface InspectorHooks {
   root: string;
   /** Serve clients other than this machine (`inspector: { remote: true }`). */
   remote?: boolean;
+  /** How long one run or listing may take, in milliseconds (`inspector: { runTimeout }`). */
+  runTimeout?: number;
   /** The environments whose module graph has loaded the registry or an agent's module. */
   importedIn(): ReadonlySet<string>;
   /** The specifier the generated modules import a file by (Vite's `/@fs/` form where it applies). */
@@ -79,7 +87,11 @@ export interface InspectorHooks {
 /** Adds the inspector's middleware, live updates and the URL in the startup output. Returns a stop function. */
 export function installInspector(server: InspectorServer, hooks: InspectorHooks): () => void {
   // A bridge that reports its runtime changes what the page says: push it like a new plan.
-  const runners = createRunners(server as RunnerServer, hooks.importedIn, () => onWatch());
+  const runners = createRunners(server as RunnerServer, hooks.importedIn, {
+    onChange: () => onWatch(),
+    ...(hooks.runTimeout !== undefined ? { runTimeout: hooks.runTimeout } : {}),
+    restart: (environment) => restartFor(environment),
+  });
   const base = normaliseBase(server.config.base);
   const prefixes = [...new Set([INSPECTOR_PATH.slice(0, -1), `${base}${INSPECTOR_PATH.slice(1, -1)}`])];
   const remote = hooks.remote === true;
@@ -117,13 +129,35 @@ export function installInspector(server: InspectorServer, hooks: InspectorHooks)
   };
   server.watcher.on('all', onWatch);
 
+  /**
+   * An environment that stopped answering (an endless loop holds workerd's thread) is restarted the
+   * way Vite's own `r` shortcut restarts the dev server: new environments and a new workerd. The
+   * requests that waited for it have their answers by now; a moment lets those answers leave before
+   * the server closes its sockets.
+   */
+  let restarting = false;
+  const restartFor = (environment: string) => {
+    if (restarting) return;
+    restarting = true;
+    const say = server.config.logger.warn ?? server.config.logger.info;
+    if (typeof server.restart !== 'function') {
+      say.call(server.config.logger, `agent-scorers inspector: the "${environment}" environment stopped answering; restart the dev server.`, { timestamp: true });
+      return;
+    }
+    say.call(server.config.logger, `agent-scorers inspector: the "${environment}" environment stopped answering; restarting the dev server.`, { timestamp: true });
+    const timer = setTimeout(() => {
+      server.restart!().catch((error: unknown) => say.call(server.config.logger, `agent-scorers inspector: the restart failed: ${messageOf(error)}`, { timestamp: true }));
+    }, RESTART_DELAY_MS);
+    timer.unref?.();
+  };
+
   const middleware: Middleware = (req, res, next) => {
     const url = new URL(req.url ?? '/', 'http://inspector.invalid');
     const prefix = prefixes.find((p) => url.pathname === p || url.pathname.startsWith(`${p}/`));
     if (prefix === undefined) return next();
     const route = url.pathname.slice(prefix.length);
     // Every route, the page and GETs included: a refused client learns nothing and runs nothing.
-    const refused = refusal(req, remote);
+    const refused = refusal(req, remote, (name) => ownHosts(server).has(name));
     if (refused) return sendJson(res, 403, { error: refused });
     handle(route, url, req, res).catch((error: unknown) => {
       // Only a bug of ours lands here; answer rather than hang or crash the server.
@@ -238,7 +272,7 @@ export function installInspector(server: InspectorServer, hooks: InspectorHooks)
   }
 
   /** Runs `request` where the app runs; an environment that cannot be reached is a 503 saying why. */
-  async function exec(request: ExecRequest): Promise<ExecReply | Answer> {
+  async function exec(request: ExecRequest): Promise<ExecReply | Unfinished | Answer> {
     try {
       return await runners.run(request);
     } catch (error) {
@@ -277,11 +311,55 @@ export function installInspector(server: InspectorServer, hooks: InspectorHooks)
     }
   }
 
+  /**
+   * A run or listing that did not end with a reply: what happened, what the inspector did about it,
+   * and that the next runs are unaffected.
+   */
+  function unfinishedAnswer(reply: Unfinished, what: string): Answer {
+    const place = placeOf(runners.where());
+    const within = `did not finish within ${seconds(reply.ms)} (inspector.runTimeout)`;
+    switch (reply.kind) {
+      case 'timeout':
+        return {
+          status: 504,
+          payload: { error: `${what} ${within}, so the inspector stopped waiting for it; it may still be running in ${place}. Other runs are not affected.` },
+        };
+      case 'unresponsive':
+        return {
+          status: 504,
+          payload: {
+            // Found out at the run timeout, or sooner when the run was never even acknowledged.
+            error: `${what} did not finish, and ${place} stopped answering (an endless loop, or a run that holds its thread), so the dev server is restarting it; your app and the next runs work again in a few seconds.`,
+            restarted: true,
+          },
+        };
+      case 'lost':
+        return reply.by === 'environment'
+          ? {
+              status: 502,
+              payload: {
+                error: `${what} never finished: ${place} restarted while it ran (workerd restarts after a crash, such as running out of memory). Your app and the next runs use the restarted environment.`,
+                restarted: true,
+              },
+            }
+          : {
+              status: 503,
+              payload: {
+                error: `${what} never finished: the dev server is restarting or closing (its config changed, you asked for it, or workerd restarted after a crash, such as running out of memory). Run it again once the server is back.`,
+                restarted: true,
+              },
+            };
+    }
+  }
+
   async function listScorers(request: { agent: string; requestContext?: Record<string, unknown> }): Promise<Answer> {
     const load = agentLoad(request.agent);
     if ('status' in load) return load;
     const reply = await exec({ op: 'scorers', helper: hooks.specifier(hooks.helper), load, ...(request.requestContext ? { requestContext: request.requestContext } : {}) });
     if ('status' in reply) return reply;
+    if (reply.kind === 'timeout' || reply.kind === 'unresponsive' || reply.kind === 'lost') {
+      return unfinishedAnswer(reply, `Listing the scorers of agent ${JSON.stringify(request.agent)}`);
+    }
     if (reply.kind === 'failed') return failureAnswer(reply, request.agent);
     if (reply.kind !== 'scorers') return { status: 500, payload: { error: 'agent-scorers inspector: an unexpected answer' } };
     const failed = reply.failed.map((f) => ({ key: f.key, error: `Could not load scorer ${JSON.stringify(f.key)}: ${failureText(f.failure)}${caveat()}` }));
@@ -303,6 +381,9 @@ export function installInspector(server: InspectorServer, hooks: InspectorHooks)
       ...(request.requestContext ? { requestContext: request.requestContext } : {}),
     });
     if ('status' in reply) return reply;
+    if (reply.kind === 'timeout' || reply.kind === 'unresponsive' || reply.kind === 'lost') {
+      return unfinishedAnswer(reply, `Scorer ${JSON.stringify(request.key)} of agent ${JSON.stringify(request.agent)}`);
+    }
     if (reply.kind === 'failed') return failureAnswer(reply, request.agent);
     if (reply.kind === 'no-key') {
       const keys = reply.keys.map((k) => JSON.stringify(k)).join(', ') || '(none)';
@@ -336,6 +417,7 @@ export function installInspector(server: InspectorServer, hooks: InspectorHooks)
 
   server.middlewares.use(middleware);
   announceUrl(server, remote);
+  answerBeforeClosing(server, () => runners.close());
 
   const stop = () => {
     runners.stop();
@@ -346,6 +428,48 @@ export function installInspector(server: InspectorServer, hooks: InspectorHooks)
   };
   server.httpServer?.once('close', stop);
   return stop;
+}
+
+/**
+ * The names and addresses this server listens on: its URLs as Vite prints them, the configured
+ * `server.host`, and the bound address, or every address of this machine when it is bound to all
+ * (`0.0.0.0`, `::`). A request for any other host reached us through a name we never gave out.
+ */
+function ownHosts(server: InspectorServer): Set<string> {
+  const hosts = new Set<string>();
+  for (const url of [...(server.resolvedUrls?.local ?? []), ...(server.resolvedUrls?.network ?? [])]) {
+    try {
+      hosts.add(hostName(new URL(url).host));
+    } catch {
+      // not a URL
+    }
+  }
+  const configured = server.config.server?.host;
+  if (typeof configured === 'string') hosts.add(hostName(configured));
+  const address = server.httpServer?.address?.() as { address?: string } | string | null | undefined;
+  const bound = typeof address === 'object' && address !== null ? address.address : undefined;
+  if (bound === undefined || bound === '0.0.0.0' || bound === '::') {
+    for (const list of Object.values(os.networkInterfaces())) for (const entry of list ?? []) hosts.add(entry.address.toLowerCase());
+  } else hosts.add(bound.toLowerCase());
+  return hosts;
+}
+
+/**
+ * A restart or close of the dev server drops every open connection (Vite destroys the sockets), so
+ * the requests still waiting are answered first: `close` answers them, and a turn of the event loop
+ * lets those answers reach their sockets. A restart comes from Vite itself (a config change, `r`),
+ * from `@cloudflare/vite-plugin` after workerd crashed, or from the inspector.
+ */
+function answerBeforeClosing(server: InspectorServer & { close?: () => Promise<void> }, close: () => void): void {
+  for (const method of ['restart', 'close'] as const) {
+    const original = server[method];
+    if (typeof original !== 'function') continue;
+    server[method] = async function (this: unknown, ...args: unknown[]) {
+      close();
+      await new Promise((resolve) => setImmediate(resolve));
+      return (original as (...a: unknown[]) => Promise<void>).apply(this ?? server, args);
+    };
+  }
 }
 
 /** `{ revision, manifest, runs }`, or `{ error }` when planning itself failed. */
