@@ -15,7 +15,7 @@
  * `removed`; an interval that reaches past the tolerance on the worse side without lying wholly there
  * is `inconclusive`.
  */
-import { datasetVersionWarnings } from './experiment-summary.js';
+import { datasetVersionWarnings } from './dataset-versions.js';
 import { asText, scorerViews, runOf, valueOf, type ScorerView } from './model.js';
 import type { ReadResult, ReportItem, ReportThreshold } from './result.js';
 import { pairedInterval } from './stats.js';

@@ -5,9 +5,10 @@
  * Mastra's experiments gets the page, the JUnit file, the summary, the intervals and `--fail-on`, and
  * can compare such a run with a `runEvals` run of the same dataset, either way round.
  *
- * Also where two runs were made on different versions of their dataset: a comparison says so.
  */
-import type { ReadResult, ReportInput, ReportItem, ReportItemScore } from './result.js';
+// Loose shapes on purpose: `checkResult` checks what this returns, and result.ts imports this file.
+type Item = Record<string, unknown>;
+type ItemScore = { score: unknown; reason: string | null; notScorable?: true };
 
 const isObject = (value: unknown): value is Record<string, any> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
@@ -32,15 +33,15 @@ function fail(field: string, what: string): never {
 }
 
 /** The summary as a result (`checkResult` then checks the rest, as for any result). */
-export function fromExperimentSummary(summary: Record<string, any>): ReportInput {
+export function fromExperimentSummary(summary: Record<string, any>): Record<string, unknown> {
   const ids: string[] = [];
   const sums = new Map<string, { total: number; count: number }>();
-  const items: ReportItem[] = summary.results.map((result: unknown, index: number) => {
+  const items: Item[] = summary.results.map((result: unknown, index: number) => {
     const at = `results[${index}]`;
     if (!isObject(result)) fail(at, 'an object');
     if (typeof result.itemId !== 'string') fail(`${at}.itemId`, 'a string');
     if (result.scores !== undefined && !Array.isArray(result.scores)) fail(`${at}.scores`, 'an array');
-    const scores: Record<string, ReportItemScore> = {};
+    const scores: Record<string, ItemScore> = {};
     for (const [s, entry] of (result.scores ?? []).entries()) {
       if (!isObject(entry) || typeof entry.scorerId !== 'string') fail(`${at}.scores[${s}].scorerId`, 'a string');
       const id: string = entry.scorerId;
@@ -76,29 +77,4 @@ export function fromExperimentSummary(summary: Record<string, any>): ReportInput
     // A summary names neither its dataset nor the dataset's version, only each item's version.
     config: { form: 'list', gates: [], scorers: ids, thresholds: [] },
   };
-}
-
-/**
- * Warnings of a comparison across dataset versions (as Mastra's `versionMismatch`): where both runs
- * record their dataset's version (`runEvals` results), different versions; else (an
- * `ExperimentSummary` records only each item's version) the shared items whose versions differ, named.
- */
-export function datasetVersionWarnings(result: ReadResult, baseline: ReadResult): string[] {
-  const after = result.dataset?.version;
-  const before = baseline.dataset?.version;
-  if (after !== undefined && before !== undefined) {
-    return after === before ? [] : [`The runs used different versions of the dataset: the baseline version ${before}, this run version ${after}.`];
-  }
-  const baselineItems = new Map((baseline.items ?? []).map((item) => [item.id, item]));
-  const differ: string[] = [];
-  for (const item of result.items ?? []) {
-    const old = baselineItems.get(item.id);
-    if (!old) continue;
-    const a = item.datasetVersion;
-    const b = old.datasetVersion;
-    if (a !== undefined && b !== undefined && a !== b) differ.push(`${JSON.stringify(item.id)} (version ${b} in the baseline, ${a} in this run)`);
-  }
-  if (differ.length === 0) return [];
-  const named = differ.slice(0, 5).join(', ') + (differ.length > 5 ? ` and ${differ.length - 5} more` : '');
-  return [`${differ.length} ${differ.length === 1 ? 'item was' : 'items were'} run at different versions of the dataset: ${named}.`];
 }

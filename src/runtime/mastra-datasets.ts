@@ -124,10 +124,6 @@ export async function datasetRun(config: Pick<RunEvalsOptions<any>, 'data' | 'ex
   }
   const target = targetOf(config.target);
   const run = runIdentityOf(config);
-  if (experiment && experiment.id === undefined && run === undefined && config.shard !== undefined && config.shard.count > 1) {
-    // Without a name shared by every shard, each would record an experiment of its own that never finishes.
-    throw new TypeError('runEvals: the shards of one run record into one experiment, named by the run; give shard.run (the same in every shard, such as the CI run id) or experiment.id');
-  }
   const id = experiment ? experimentIdFor(dataset.id, experiment, run, target.id) : undefined;
   const existing = id !== undefined ? await existingExperiment(dataset, id, source.version) : undefined;
   const version = existing?.datasetVersion ?? source.version ?? (await currentVersion(dataset));

@@ -18,7 +18,6 @@
  * - The shard that finds every item's row stored finalizes the experiment (Mastra counts the rows;
  *   two shards finalizing at once compute the same counts).
  */
-import { randomUUID } from 'node:crypto';
 import { canonicalJson } from './eval-identity.js';
 import { message, type ItemRun } from './run-evals-items.js';
 import type { Plan } from './run-evals-scorers.js';
@@ -34,7 +33,7 @@ const where = 'runEvals';
  */
 export function experimentIdFor(datasetId: string, experiment: EvalExperiment, run: string | undefined, target: string): string {
   if (experiment.id !== undefined) return experiment.id;
-  if (run === undefined) return randomUUID();
+  if (run === undefined) return globalThis.crypto.randomUUID();
   const hex = sha256Hex(JSON.stringify(['agent-scorers/experiment', datasetId, run, experiment.name ?? '', target]));
   // UUID-shaped (version 8: custom), so it reads like every other experiment id in Studio.
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;

@@ -106,7 +106,7 @@ describe('an ExperimentSummary as a result', () => {
     });
     expect(run.status, run.stderr).toBe(1);
     expect(run.stderr).toContain('agent-scorers report: 1 scorer regressed against base.json: mentions-city\n');
-    expect(run.stderr).toContain(`agent-scorers report: 1 item was run at different versions of the dataset: ${JSON.stringify(edited)}`);
+    expect(run.stdout).toContain(`Warning: 1 item was run at different versions of the dataset: ${JSON.stringify(edited)}`);
     const comparison = JSON.parse(fs.readFileSync(path.join(TMP, 'comparison.json'), 'utf8'));
     const byId = Object.fromEntries(comparison.scorers.map((s: any) => [s.id, s]));
     expect(byId['mentions-city']).toMatchObject({ status: 'regressed', before: 1, after: 0.5 });

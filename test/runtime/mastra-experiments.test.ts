@@ -99,9 +99,6 @@ describe('a Mastra Dataset as data', () => {
       'runEvals: experiment records the run as an experiment of a Mastra dataset; give a Mastra Dataset as data',
     );
     await expect(runEvals({ data: { dataset, version: 0 }, target: agent, scorers: [mentionsParis] })).rejects.toThrow('runEvals: data.version must be a dataset version');
-    await expect(runEvals({ data: dataset, target: agent, scorers: [mentionsParis], experiment: {}, shard: { index: 1, count: 2 } })).rejects.toThrow(
-      'runEvals: the shards of one run record into one experiment, named by the run; give shard.run',
-    );
     expect(await dataset.listExperiments()).toMatchObject({ experiments: [] });
   });
 });
