@@ -1,0 +1,64 @@
+/**
+ * Host fixtures with a package.json of their own: today's majors cannot sit beside the ones before as
+ * the repository's devDependencies, so each such fixture is copied to test/.tmp and installed there with
+ * npm, with this package from its `npm pack` tarball, as a user's project gets it. One install per test
+ * file, shared by its tests; the time it took is printed.
+ *
+ * `AGENT_SCORERS_HOSTS=latest` (set by `npm run hosts:latest`) installs the `latest` of every package
+ * the fixture lists under `hostPackages`, instead of its pinned version: the same checks, against the
+ * majors a user would get tomorrow.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { FIXTURES, prepare, REPO } from '../helpers/hosts.js';
+import { npm, packPackage } from '../helpers/pack.js';
+
+let packed: Promise<string> | undefined;
+/** The tarball, packed once per test file (each file has a process of its own). */
+function tarball(): Promise<string> {
+  packed ??= (async () => {
+    const dest = path.join(REPO, 'test/.tmp', `pack-installed-${process.pid}`);
+    fs.mkdirSync(dest, { recursive: true });
+    return (await packPackage(dest)).tarball;
+  })();
+  return packed;
+}
+
+export const latest = process.env.AGENT_SCORERS_HOSTS === 'latest';
+
+export interface Installed {
+  dir: string;
+  /** What npm installed of each host package, e.g. `{ '@sveltejs/kit': '3.4.1' }`. */
+  versions: Record<string, string>;
+  installMs: number;
+}
+
+/** Copies `fixture` to a fresh folder under test/.tmp and runs `npm install` there. */
+export async function install(fixture: string, label = fixture): Promise<Installed> {
+  const dir = prepare(fixture, label);
+  const file = path.join(dir, 'package.json');
+  const pkg = JSON.parse(fs.readFileSync(file, 'utf8'));
+  const hosts: string[] = pkg.hostPackages ?? [];
+  for (const field of ['dependencies', 'devDependencies'] as const) {
+    const deps: Record<string, string> | undefined = pkg[field];
+    if (!deps) continue;
+    if ('agent-scorers' in deps) deps['agent-scorers'] = `file:${await tarball()}`;
+    if (latest) for (const name of hosts) if (name in deps) deps[name] = 'latest';
+  }
+  fs.writeFileSync(file, `${JSON.stringify(pkg, null, 2)}\n`);
+  const started = Date.now();
+  // --prefer-offline: the npm cache answers what it holds; the registry only what it lacks.
+  const result = await npm(['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], dir);
+  const installMs = Date.now() - started;
+  if (result.code !== 0) throw new Error(`npm install in ${fixture} failed:\n${result.output}`);
+  const versions = Object.fromEntries(
+    hosts.map((name) => [name, JSON.parse(fs.readFileSync(path.join(dir, 'node_modules', name, 'package.json'), 'utf8')).version as string]),
+  );
+  console.log(`${fixture}: npm install took ${(installMs / 1000).toFixed(1)} s (${Object.entries(versions).map(([n, v]) => `${n}@${v}`).join(', ')})`);
+  return { dir, versions, installMs };
+}
+
+/** A binary the fixture installed, run with the current Node. */
+export const bin = (dir: string, relative: string): string => path.join(dir, 'node_modules', relative);
+
+export { FIXTURES };
