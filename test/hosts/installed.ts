@@ -10,7 +10,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { FIXTURES, prepare, REPO } from '../helpers/hosts.js';
+import { prepare, REPO } from '../helpers/hosts.js';
 import { npm, packPackage } from '../helpers/pack.js';
 
 let packed: Promise<string> | undefined;
@@ -58,7 +58,14 @@ export async function install(fixture: string, label = fixture): Promise<Install
   return { dir, versions, installMs };
 }
 
-/** A binary the fixture installed, run with the current Node. */
-export const bin = (dir: string, relative: string): string => path.join(dir, 'node_modules', relative);
-
-export { FIXTURES };
+/**
+ * The script behind a package's command (`bin('@react-router/dev', 'react-router')`), from its
+ * package.json: run with the current Node, as `npx` would. Files move between majors; the command does not.
+ */
+export function bin(dir: string, pkg: string, command?: string): string {
+  const root = path.join(dir, 'node_modules', pkg);
+  const field: string | Record<string, string> = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).bin;
+  const file = typeof field === 'string' ? field : field[command ?? Object.keys(field)[0]!];
+  if (!file) throw new Error(`${pkg} has no command ${command}`);
+  return path.join(root, file);
+}

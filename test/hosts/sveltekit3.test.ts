@@ -40,7 +40,7 @@ const MASTRA_AGENTS = {
 const RESPONSE = { agents: AGENTS, scores: { answer: 1, offTopic: 0 }, diagnostics: ['CONFIG_SCORERS_FUNCTION', 'SCORER_KEY_COLLISION'] };
 
 let app: Installed;
-const vite = (...args: string[]) => run(process.execPath, [bin(app.dir, 'vite/bin/vite.js'), ...args], app.dir);
+const vite = (...args: string[]) => run(process.execPath, [bin(app.dir, 'vite'), ...args], app.dir);
 const scorerFile = (name: string) => path.join(app.dir, 'src/mastra/agents/recipes/scorers', name);
 
 beforeAll(async () => {
@@ -76,11 +76,11 @@ describe('vite build, the built server, svelte-check', () => {
   }, 60_000);
 
   test('svelte-kit sync && svelte-check passes with TypeScript 6; an unknown agent key fails it', async () => {
-    const sync = await run(process.execPath, [bin(app.dir, '@sveltejs/kit/svelte-kit.js'), 'sync'], app.dir);
+    const sync = await run(process.execPath, [bin(app.dir, '@sveltejs/kit'), 'sync'], app.dir);
     expect(sync.code, sync.output).toBe(0);
     // Kit 3 checks the tsconfig itself: no warning that it misses `$app/tsconfig` or overrides an essential option.
     expect(sync.output).not.toMatch(/tsconfig/i);
-    const check = () => run(process.execPath, [bin(app.dir, 'svelte-check/bin/svelte-check'), '--tsconfig', './tsconfig.json', '--output', 'machine'], app.dir);
+    const check = () => run(process.execPath, [bin(app.dir, 'svelte-check'), '--tsconfig', './tsconfig.json', '--output', 'machine'], app.dir);
     const passed = await check();
     expect(passed.output).toMatch(/COMPLETED \d+ FILES 0 ERRORS 0 WARNINGS/);
     expect(passed.code).toBe(0);
@@ -113,7 +113,7 @@ describe('vite build, the built server, svelte-check', () => {
 describe('vite dev', () => {
   let server: Started;
   beforeAll(async () => {
-    server = await startServer(process.execPath, [bin(app.dir, 'vite/bin/vite.js'), 'dev', '--host', '127.0.0.1', '--port', '{port}', '--strictPort'], app.dir, { readyPath: '/api/scorers' });
+    server = await startServer(process.execPath, [bin(app.dir, 'vite'), 'dev', '--host', '127.0.0.1', '--port', '{port}', '--strictPort'], app.dir, { readyPath: '/api/scorers' });
   }, 180_000);
   afterAll(async () => {
     await server?.stop();
