@@ -317,8 +317,11 @@ export function agentScorers(userOptions?: Options) {
         }
         if (agentKey === null) {
           if (serving) {
-            // Agents' own warnings print from their modules, which every registry load loads.
-            report(this, planned.diagnostics.filter((d) => d.agent === null || !planned.byKey.has(d.agent)), planned.diagnostics);
+            // Agents' own warnings print from their modules, which every registry load loads; a registry
+            // that fails loads none of them, so it prints them all before its error.
+            const failing = planned.diagnostics.some((d) => d.severity === 'error');
+            const own = failing ? planned.diagnostics : planned.diagnostics.filter((d) => d.agent === null || !planned.byKey.has(d.agent));
+            report(this, own, planned.diagnostics);
             return { code: bridge + registryModule(planned, specifier(HELPER)), moduleType: 'js', map: NO_MAP };
           }
           // A build inlines every agent: one module instead of one per agent (codegen.ts says why).

@@ -26,6 +26,10 @@ const scorerFile = (name: string) => path.join(app.dir, 'src/mastra/agents/weath
 beforeAll(async () => {
   app = await install('astro7');
 }, 600_000);
+// A few hundred MB of node_modules per install: gone when the file is done.
+afterAll(() => {
+  if (app) fs.rmSync(app.dir, { recursive: true, force: true });
+});
 
 describe('astro build', () => {
   let built: { code: number | null; output: string };

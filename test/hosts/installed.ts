@@ -47,13 +47,20 @@ export async function install(fixture: string, label = fixture): Promise<Install
   }
   fs.writeFileSync(file, `${JSON.stringify(pkg, null, 2)}\n`);
   const started = Date.now();
-  // --prefer-offline: the npm cache answers what it holds; the registry only what it lacks.
-  const result = await npm(['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], dir);
+  // --prefer-offline: the npm cache answers what it holds; the registry only what it lacks. Not for
+  // `latest`, whose meaning the cache may hold from an earlier day.
+  const result = await npm(['install', ...(latest ? [] : ['--prefer-offline']), '--no-audit', '--no-fund', '--loglevel=error'], dir);
   const installMs = Date.now() - started;
   if (result.code !== 0) throw new Error(`npm install in ${fixture} failed:\n${result.output}`);
   const versions = Object.fromEntries(
     hosts.map((name) => [name, JSON.parse(fs.readFileSync(path.join(dir, 'node_modules', name, 'package.json'), 'utf8')).version as string]),
   );
+  if (latest) {
+    // For `npm run hosts:latest`, which names what it tested.
+    const record = path.join(REPO, 'test/.tmp/hosts-latest', `${fixture}.json`);
+    fs.mkdirSync(path.dirname(record), { recursive: true });
+    fs.writeFileSync(record, JSON.stringify(versions));
+  }
   console.log(`${fixture}: npm install took ${(installMs / 1000).toFixed(1)} s (${Object.entries(versions).map(([n, v]) => `${n}@${v}`).join(', ')})`);
   return { dir, versions, installMs };
 }

@@ -28,6 +28,10 @@ const scorerFile = (name: string) => path.join(app.dir, 'src/mastra/agents/weath
 beforeAll(async () => {
   app = await install('next16');
 }, 600_000);
+// A few hundred MB of node_modules per install: gone when the file is done.
+afterAll(() => {
+  if (app) fs.rmSync(app.dir, { recursive: true, force: true });
+});
 
 describe('next build', () => {
   let built: { code: number | null; output: string };

@@ -25,6 +25,10 @@ const scorerFile = (name: string) => path.join(app.dir, 'app/mastra/agents/weath
 beforeAll(async () => {
   app = await install('react-router8');
 }, 600_000);
+// A few hundred MB of node_modules per install: gone when the file is done.
+afterAll(() => {
+  if (app) fs.rmSync(app.dir, { recursive: true, force: true });
+});
 
 describe('react-router build', () => {
   let built: { code: number | null; output: string };

@@ -46,6 +46,10 @@ const scorerFile = (name: string) => path.join(app.dir, 'src/mastra/agents/recip
 beforeAll(async () => {
   app = await install('sveltekit3');
 }, 600_000);
+// A few hundred MB of node_modules per install: gone when the file is done.
+afterAll(() => {
+  if (app) fs.rmSync(app.dir, { recursive: true, force: true });
+});
 
 describe('vite build, the built server, svelte-check', () => {
   let built: { code: number | null; output: string };

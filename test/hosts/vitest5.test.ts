@@ -7,8 +7,8 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { beforeAll, describe, expect, test } from 'vitest';
-import { count, run, stripAnsi } from '../helpers/hosts.js';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { count, rewriteFile, run, stripAnsi } from '../helpers/hosts.js';
 import { bin, install, type Installed } from './installed.js';
 import { until } from './processes.js';
 
@@ -25,6 +25,10 @@ const scorerFile = (name: string) => path.join(app.dir, 'src/mastra/agents/weath
 beforeAll(async () => {
   app = await install('vitest5');
 }, 600_000);
+// A few hundred MB of node_modules per install: gone when the file is done.
+afterAll(() => {
+  if (app) fs.rmSync(app.dir, { recursive: true, force: true });
+});
 
 describe('vitest run and tsc', () => {
   test('vitest run (Vitest 5) passes with the registry and prints the merge warning once', async () => {
@@ -66,7 +70,10 @@ describe('vitest run and tsc', () => {
 });
 
 describe('vitest (watch mode)', () => {
-  test('an added scorer file reruns the tests with it, a deleted one without it', async () => {
+  // Vitest reruns the tests that import a changed file; an added or deleted scorer file is in no test's
+  // module graph yet, so nothing reruns by itself. The plugin has invalidated the registry, so the next
+  // run (a saved test, or `r`) sees the change.
+  test('after an added or deleted scorer file, the next run (a saved test) sees it', async () => {
     const child = spawn(process.execPath, [bin(app.dir, 'vitest'), '--watch'], {
       cwd: app.dir,
       env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', CI: '' },
@@ -79,10 +86,16 @@ describe('vitest (watch mode)', () => {
     try {
       await seen(/weather keys: relevance,tone\n/);
       let mark = stripAnsi(output).length;
+      const testFile = path.join(app.dir, 'test/registry.test.ts');
+      const source = fs.readFileSync(testFile, 'utf8');
       fs.writeFileSync(scorerFile('brevity.ts'), "export default { id: 'brevity', run: async () => ({ score: 1 }) };\n");
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      await rewriteFile(testFile, `${source}\n`);
       await seen(/weather keys: (relevance,brevity|brevity,relevance),tone\n/, mark);
       mark = stripAnsi(output).length;
       fs.rmSync(scorerFile('brevity.ts'));
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      await rewriteFile(testFile, source);
       await seen(/weather keys: relevance,tone\n/, mark);
       expect(count(stripAnsi(output), COLLISION), output).toBe(1);
     } finally {
