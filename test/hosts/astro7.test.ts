@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { count, run } from '../helpers/hosts.js';
-import { bin, install, type Installed } from './installed.js';
+import { bin, gettingStartedTab, install, type Installed } from './installed.js';
 import { startServer, type Started, until } from './processes.js';
 import { get } from './serve.js';
 
@@ -18,9 +18,15 @@ const NO_DEFAULT =
   '[SCORER_NO_DEFAULT_EXPORT] Agent "weather": scorer "broken" has no default export; export default a scorer or a { scorer, sampling } entry. (src/mastra/agents/weather/scorers/broken.ts)';
 const WEATHER = { relevance: 'config-relevance', tone: 'tone' };
 const ENV = { ASTRO_TELEMETRY_DISABLED: '1' };
+/**
+ * Astro's dev server leaves out its routes when `VITEST` is set (for Astro inside Vitest), and every
+ * process these tests start inherits it from Vitest's worker: Astro runs with it unset, as in a terminal.
+ */
+const ASTRO = () => ['-u', 'VITEST', process.execPath, bin(app.dir, 'astro')];
 
+const FIXTURE = path.join(import.meta.dirname, '../fixtures/astro7');
 let app: Installed;
-const astro = (...args: string[]) => run(process.execPath, [bin(app.dir, 'astro'), ...args], app.dir, ENV);
+const astro = (...args: string[]) => run('env', [...ASTRO(), ...args], app.dir, ENV);
 const scorerFile = (name: string) => path.join(app.dir, 'src/mastra/agents/weather/scorers', name);
 
 beforeAll(async () => {
@@ -29,6 +35,11 @@ beforeAll(async () => {
 // A few hundred MB of node_modules per install: gone when the file is done.
 afterAll(() => {
   if (app) fs.rmSync(app.dir, { recursive: true, force: true });
+});
+
+test("the getting-started tab shows this fixture's own files", () => {
+  const tab = gettingStartedTab('Astro');
+  for (const file of ['astro.config.mjs', 'src/pages/api/scorers.ts']) expect(tab.get(file), file).toBe(fs.readFileSync(path.join(FIXTURE, file), 'utf8'));
 });
 
 describe('astro build', () => {
@@ -52,6 +63,8 @@ describe('astro build', () => {
     server = await startServer(process.execPath, ['dist/server/entry.mjs'], app.dir, { readyPath: '/api/agents/weather' });
     expect(await get(`${server.base}/api/agents/weather`)).toEqual({ status: 200, body: WEATHER });
     expect(await get(`${server.base}/api/agents/support`)).toEqual({ status: 200, body: { empathy: 'config-empathy' } });
+    // The route the getting-started tab shows.
+    expect(await get(`${server.base}/api/scorers`)).toEqual({ status: 200, body: ['relevance', 'tone'] });
     expect((await get(`${server.base}/`)).body).toContain('<ul id="agents"><li>support</li><li>weather</li></ul>');
   }, 120_000);
 
@@ -89,7 +102,7 @@ describe('astro build', () => {
 describe('astro dev', () => {
   let server: Started;
   beforeAll(async () => {
-    server = await startServer(process.execPath, [bin(app.dir, 'astro'), 'dev', '--host', '127.0.0.1', '--port', '{port}'], app.dir, {
+    server = await startServer('env', [...ASTRO(), 'dev', '--host', '127.0.0.1', '--port', '{port}'], app.dir, {
       readyPath: '/api/agents/weather',
       // Astro answers 404 for a moment while its first dependency scan runs.
       ready: (status) => status === 200,

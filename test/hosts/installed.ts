@@ -12,6 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { prepare, REPO } from '../helpers/hosts.js';
 import { npm, packPackage } from '../helpers/pack.js';
+import { extractBlocks } from '../helpers/samples.js';
 
 let packed: Promise<string> | undefined;
 /** The tarball, packed once per test file (each file has a process of its own). */
@@ -75,4 +76,18 @@ export function bin(dir: string, pkg: string, command?: string): string {
   const file = typeof field === 'string' ? field : field[command ?? Object.keys(field)[0]!];
   if (!file) throw new Error(`${pkg} has no command ${command}`);
   return path.join(root, file);
+}
+
+/**
+ * The titled blocks of one tab of the getting-started page (`== Astro` up to the next tab), by title:
+ * blocks in a language the sample check does not compile (`js`, `typescript` for packages the
+ * repository does not install) are checked here, by being the fixture's own files.
+ */
+export function gettingStartedTab(tab: string): Map<string, string> {
+  const page = fs.readFileSync(path.join(REPO, 'docs/guide/getting-started.md'), 'utf8');
+  const start = page.indexOf(`\n== ${tab}\n`);
+  if (start < 0) throw new Error(`no tab ${tab} in getting-started.md`);
+  const end = page.indexOf('\n== ', start + 1);
+  const section = page.slice(start, end < 0 ? undefined : end);
+  return new Map(extractBlocks('getting-started.md', section).filter((b) => b.title).map((b) => [b.title!, b.code]));
 }

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { count, run } from '../helpers/hosts.js';
-import { bin, install, type Installed } from './installed.js';
+import { bin, gettingStartedTab, install, type Installed } from './installed.js';
 import { startServer, type Started, until } from './processes.js';
 import { get, serve } from './serve.js';
 
@@ -39,6 +39,7 @@ const MASTRA_AGENTS = {
 };
 const RESPONSE = { agents: AGENTS, scores: { answer: 1, offTopic: 0 }, diagnostics: ['CONFIG_SCORERS_FUNCTION', 'SCORER_KEY_COLLISION'] };
 
+const FIXTURE = path.join(import.meta.dirname, '../fixtures/sveltekit3');
 let app: Installed;
 const vite = (...args: string[]) => run(process.execPath, [bin(app.dir, 'vite'), ...args], app.dir);
 const scorerFile = (name: string) => path.join(app.dir, 'src/mastra/agents/recipes/scorers', name);
@@ -49,6 +50,11 @@ beforeAll(async () => {
 // A few hundred MB of node_modules per install: gone when the file is done.
 afterAll(() => {
   if (app) fs.rmSync(app.dir, { recursive: true, force: true });
+});
+
+test("the getting-started tab shows this fixture's own vite.config.ts and tsconfig.json", () => {
+  const tab = gettingStartedTab('SvelteKit');
+  for (const file of ['vite.config.ts', 'tsconfig.json']) expect(tab.get(file), file).toBe(fs.readFileSync(path.join(FIXTURE, file), 'utf8'));
 });
 
 describe('vite build, the built server, svelte-check', () => {

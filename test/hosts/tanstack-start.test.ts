@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { count, run } from '../helpers/hosts.js';
-import { bin, install, type Installed } from './installed.js';
+import { bin, gettingStartedTab, install, type Installed } from './installed.js';
 import { OFFLINE_ENV, startServer, type Started, until } from './processes.js';
 import { get } from './serve.js';
 
@@ -18,6 +18,7 @@ const NO_DEFAULT =
   '[SCORER_NO_DEFAULT_EXPORT] Agent "weather": scorer "broken" has no default export; export default a scorer or a { scorer, sampling } entry. (src/mastra/agents/weather/scorers/broken.ts)';
 const WEATHER = { relevance: 'config-relevance', tone: 'tone' };
 
+const FIXTURE = path.join(import.meta.dirname, '../fixtures/tanstack-start');
 let app: Installed;
 const vite = (...args: string[]) => run(process.execPath, [bin(app.dir, 'vite'), ...args], app.dir, OFFLINE_ENV);
 const scorerFile = (name: string) => path.join(app.dir, 'src/mastra/agents/weather/scorers', name);
@@ -28,6 +29,11 @@ beforeAll(async () => {
 // A few hundred MB of node_modules per install: gone when the file is done.
 afterAll(() => {
   if (app) fs.rmSync(app.dir, { recursive: true, force: true });
+});
+
+test("the getting-started tab shows this fixture's own files", () => {
+  const tab = gettingStartedTab('TanStack Start');
+  for (const file of ['vite.config.ts', 'src/routes/api/scorers.ts']) expect(tab.get(file), file).toBe(fs.readFileSync(path.join(FIXTURE, file), 'utf8'));
 });
 
 describe('vite build', () => {
@@ -55,6 +61,8 @@ describe('vite build', () => {
     server = await startServer(process.execPath, [bin(app.dir, 'vite'), 'preview', '--host', '127.0.0.1', '--port', '{port}', '--strictPort'], app.dir, { readyPath: '/api/agents/weather' });
     expect(await get(`${server.base}/api/agents/weather`)).toEqual({ status: 200, body: WEATHER });
     expect(await get(`${server.base}/api/agents/support`)).toEqual({ status: 200, body: { empathy: 'config-empathy' } });
+    // The route the getting-started tab shows.
+    expect(await get(`${server.base}/api/scorers`)).toEqual({ status: 200, body: ['relevance', 'tone'] });
     const page = await get(`${server.base}/`);
     expect(page.body).toContain('<ul id="agents"><li>support</li><li>weather</li></ul>');
   }, 120_000);
