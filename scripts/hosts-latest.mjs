@@ -56,7 +56,7 @@ for (const [name, file, fixture] of HOSTS) {
   red++;
   // The first failing check, and the first line of what it said: enough to know where to look.
   const first = failed[0];
-  const why = first ? `${first.fullName}: ${String(first.failureMessages?.[0] ?? '').split('\n')[0]}` : String(result?.message ?? 'no result').split('\n')[0];
+  const why = first ? `${[...(first.ancestorTitles ?? []), first.title].join(' > ')}: ${String(first.failureMessages?.[0] ?? '').split('\n')[0]}` : String(result?.message ?? 'no result').split('\n')[0];
   console.log(`${paint(31, 'red')}    ${name} (${versions}): ${why}`);
 }
 console.log(red === 0 ? '\nEvery host passes at its latest version.' : `\n${red} of ${HOSTS.length} hosts fail at their latest version; run the named test file with AGENT_SCORERS_HOSTS=latest to see all of it.`);
