@@ -15,10 +15,11 @@ import { npm, packPackage } from '../helpers/pack.js';
 import { extractBlocks } from '../helpers/samples.js';
 
 let packed: Promise<string> | undefined;
+const packDir = path.join(REPO, 'test/.tmp', `pack-installed-${process.pid}`);
 /** The tarball, packed once per test file (each file has a process of its own). */
 function tarball(): Promise<string> {
   packed ??= (async () => {
-    const dest = path.join(REPO, 'test/.tmp', `pack-installed-${process.pid}`);
+    const dest = packDir;
     fs.mkdirSync(dest, { recursive: true });
     return (await packPackage(dest)).tarball;
   })();
@@ -64,6 +65,12 @@ export async function install(fixture: string, label = fixture): Promise<Install
   }
   console.log(`${fixture}: npm install took ${(installMs / 1000).toFixed(1)} s (${Object.entries(versions).map(([n, v]) => `${n}@${v}`).join(', ')})`);
   return { dir, versions, installMs };
+}
+
+/** Removes an installed project (a few hundred MB of node_modules) and this file's tarball. */
+export function remove(app: Installed | undefined): void {
+  if (app) fs.rmSync(app.dir, { recursive: true, force: true });
+  fs.rmSync(packDir, { recursive: true, force: true });
 }
 
 /**

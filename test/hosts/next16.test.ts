@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { count, run } from '../helpers/hosts.js';
-import { bin, install, type Installed } from './installed.js';
+import { bin, install, remove, type Installed } from './installed.js';
 import { startServer, type Started, until } from './processes.js';
 import { get } from './serve.js';
 
@@ -29,9 +29,7 @@ beforeAll(async () => {
   app = await install('next16');
 }, 600_000);
 // A few hundred MB of node_modules per install: gone when the file is done.
-afterAll(() => {
-  if (app) fs.rmSync(app.dir, { recursive: true, force: true });
-});
+afterAll(() => remove(app));
 
 describe('next build', () => {
   let built: { code: number | null; output: string };

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { count, run } from '../helpers/hosts.js';
-import { bin, gettingStartedTab, install, type Installed } from './installed.js';
+import { bin, gettingStartedTab, install, remove, type Installed } from './installed.js';
 import { OFFLINE_ENV, startServer, type Started, until } from './processes.js';
 import { get } from './serve.js';
 
@@ -27,9 +27,7 @@ beforeAll(async () => {
   app = await install('tanstack-start');
 }, 600_000);
 // A few hundred MB of node_modules per install: gone when the file is done.
-afterAll(() => {
-  if (app) fs.rmSync(app.dir, { recursive: true, force: true });
-});
+afterAll(() => remove(app));
 
 test("the getting-started tab shows this fixture's own files", () => {
   const tab = gettingStartedTab('TanStack Start');

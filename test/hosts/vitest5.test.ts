@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { count, rewriteFile, run, stripAnsi } from '../helpers/hosts.js';
-import { bin, install, type Installed } from './installed.js';
+import { bin, install, remove, type Installed } from './installed.js';
 import { until } from './processes.js';
 
 const COLLISION =
@@ -26,9 +26,7 @@ beforeAll(async () => {
   app = await install('vitest5');
 }, 600_000);
 // A few hundred MB of node_modules per install: gone when the file is done.
-afterAll(() => {
-  if (app) fs.rmSync(app.dir, { recursive: true, force: true });
-});
+afterAll(() => remove(app));
 
 describe('vitest run and tsc', () => {
   test('vitest run (Vitest 5) passes with the registry and prints the merge warning once', async () => {
