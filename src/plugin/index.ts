@@ -147,7 +147,8 @@ export function agentScorers(userOptions?: Options) {
     // other way round) in the same build: Rolldown collects every module's errors and would print it twice.
     const errors = errorScope.filter((d) => d.severity === 'error').map(formatDiagnostic).filter((text) => serving || !raised.has(text));
     if (!serving) for (const text of errors) raised.add(text);
-    if (errors.length > 0) fail(ctx, errors.join('\n'));
+    // Warnings first: every host prints what was warned before the error that stops the build, and
+    // drops nothing it was told, so a build that fails still shows its collisions.
     const app = appBuildState[APP_BUILD];
     const seen = app && ctx.environment && app.environments.has(ctx.environment) ? app.printed : printed;
     for (const d of scope) {
@@ -158,6 +159,7 @@ export function agentScorers(userOptions?: Options) {
         ctx.warn(text);
       }
     }
+    if (errors.length > 0) fail(ctx, errors.join('\n'));
   }
 
   /** The files a generated module stands for: watched when something watches, imported ones resolved by us. */
@@ -316,8 +318,11 @@ export function agentScorers(userOptions?: Options) {
         }
         if (agentKey === null) {
           if (serving) {
-            // Agents' own warnings print from their modules, which every registry load loads.
-            report(this, planned.diagnostics.filter((d) => d.agent === null || !planned.byKey.has(d.agent)), planned.diagnostics);
+            // Agents' own warnings print from their modules, which every registry load loads; a registry
+            // that fails loads none of them, so it prints them all before its error.
+            const failing = planned.diagnostics.some((d) => d.severity === 'error');
+            const own = failing ? planned.diagnostics : planned.diagnostics.filter((d) => d.agent === null || !planned.byKey.has(d.agent));
+            report(this, own, planned.diagnostics);
             return { code: bridge + registryModule(planned, specifier(HELPER)), moduleType: 'js', map: NO_MAP };
           }
           // A build inlines every agent: one module instead of one per agent (codegen.ts says why).

@@ -1,0 +1,121 @@
+/**
+ * Vitest 5 and TypeScript 7, the majors `latest` gives today (Vitest 4 is test/dev/vitest.test.ts,
+ * TypeScript 5.9 the repository's own): the plugin in `vitest.config.ts`, tests importing the registry,
+ * installed with npm from the packed tarball into a project of its own (installed.ts). `vitest run`,
+ * `vitest` in watch mode and `tsc`, each as the user runs them.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { count, rewriteFile, run, stripAnsi } from '../helpers/hosts.js';
+import { bin, install, remove, type Installed } from './installed.js';
+import { until } from './processes.js';
+
+const COLLISION =
+  '[SCORER_KEY_COLLISION] Agent "weather": scorer "relevance" defined in both config.scorers and scorers/; config.scorers wins. (src/mastra/agents/weather/config.ts)';
+const NO_DEFAULT =
+  '[SCORER_NO_DEFAULT_EXPORT] Agent "weather": scorer "broken" has no default export; export default a scorer or a { scorer, sampling } entry. (src/mastra/agents/weather/scorers/broken.ts)';
+
+let app: Installed;
+const vitest = (...args: string[]) => run(process.execPath, [bin(app.dir, 'vitest'), ...args], app.dir);
+const tsc = () => run(process.execPath, [bin(app.dir, 'typescript', 'tsc'), '-p', '.'], app.dir);
+const scorerFile = (name: string) => path.join(app.dir, 'src/mastra/agents/weather/scorers', name);
+
+beforeAll(async () => {
+  app = await install('vitest5');
+}, 600_000);
+// A few hundred MB of node_modules per install: gone when the file is done.
+afterAll(() => remove(app));
+
+describe('vitest run and tsc', () => {
+  test('vitest run (Vitest 5) passes with the registry and prints the merge warning once', async () => {
+    const result = await vitest('run');
+    expect(app.versions.vitest).toMatch(/^5\./);
+    expect(result.output).toMatch(/Tests\s+1 passed \(1\)/);
+    expect(result.output).toContain('weather keys: relevance,tone');
+    expect(count(result.output, COLLISION), result.output).toBe(1);
+    expect(result.code).toBe(0);
+  }, 120_000);
+
+  test('tsc (TypeScript 7) passes over the tests and the declaration file; an unknown scorer key fails it', async () => {
+    const passed = await tsc();
+    expect(passed.output).toBe('');
+    expect(passed.code).toBe(0);
+    expect(app.versions.typescript).toMatch(/^7\./);
+    const bad = path.join(app.dir, 'test/bad.ts');
+    fs.writeFileSync(bad, "import weather from 'virtual:agent-scorers/weather';\n\nexport const nope = weather.nope;\n");
+    try {
+      const failed = await tsc();
+      expect(failed.code).not.toBe(0);
+      expect(failed.output).toMatch(/test\/bad\.ts\(3,29\): error TS2339: Property 'nope' does not exist on type/);
+    } finally {
+      fs.rmSync(bad);
+    }
+  }, 120_000);
+
+  test('a scorer file without a default export fails the run naming the code and the file; the warning still prints', async () => {
+    fs.writeFileSync(scorerFile('broken.ts'), "export const broken = { id: 'broken', run: async () => ({ score: 1 }) };\n");
+    try {
+      const failed = await vitest('run');
+      expect(failed.code, failed.output).not.toBe(0);
+      expect(failed.output).toContain(NO_DEFAULT);
+      expect(count(failed.output, COLLISION), failed.output).toBe(1);
+    } finally {
+      fs.rmSync(scorerFile('broken.ts'));
+    }
+  }, 120_000);
+});
+
+describe('vitest (watch mode)', () => {
+  let child: ReturnType<typeof spawn>;
+  let output = '';
+  const seen = (pattern: RegExp, from = 0, timeout = 60_000) =>
+    until(async () => stripAnsi(output).slice(from), (o) => pattern.test(o), String(pattern), timeout);
+  const testFile = () => path.join(app.dir, 'test/registry.test.ts');
+
+  beforeAll(async () => {
+    child = spawn(process.execPath, [bin(app.dir, 'vitest'), '--watch'], {
+      cwd: app.dir,
+      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', CI: '' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    child.stdout!.on('data', (d) => (output += d));
+    child.stderr!.on('data', (d) => (output += d));
+    await seen(/weather keys: relevance,tone\n/);
+  }, 120_000);
+  afterAll(() => {
+    child?.kill();
+  });
+
+  test('a saved test reruns with the registry, and the warning printed once in the session', async () => {
+    const mark = stripAnsi(output).length;
+    await rewriteFile(testFile(), `${fs.readFileSync(testFile(), 'utf8')}\n`);
+    await seen(/RERUN[\s\S]*weather keys: relevance,tone\n/, mark);
+    expect(count(stripAnsi(output), COLLISION), output).toBe(1);
+  }, 120_000);
+
+  // Vitest reruns the tests that import a changed file; an added or deleted scorer file is in no test's
+  // module graph yet, so nothing reruns by itself, and the next run (a saved test) should see the change.
+  let afterAdd = '';
+  test('after an added scorer file, saving a test reruns it', async () => {
+    const mark = stripAnsi(output).length;
+    fs.writeFileSync(scorerFile('brevity.ts'), "export default { id: 'brevity', run: async () => ({ score: 1 }) };\n");
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      await rewriteFile(testFile(), `${fs.readFileSync(testFile(), 'utf8')}\n`);
+      afterAdd = (await seen(/RERUN[\s\S]*weather keys: [a-z,]+\n/, mark)).match(/weather keys: [a-z,]+\n/)![0];
+    } finally {
+      fs.rmSync(scorerFile('brevity.ts'));
+    }
+  }, 120_000);
+
+  // Under Vitest 4 that rerun sees the new key (measured by hand): each run imports afresh. Vitest 5 keeps
+  // a worker's modules between runs and drops only the ids its own watcher marked (`invalidates`), which
+  // never include the registry the plugin invalidated on the server: the rerun still sees the old keys. A
+  // known defect of the plugin under Vitest 5, kept as an expected failure until the plugin tells Vitest
+  // itself; this test fails (and must become a plain `test`) once it does.
+  test.fails('that rerun sees the added scorer file', () => {
+    expect(afterAdd).toMatch(/weather keys: (relevance,brevity|brevity,relevance),tone\n/);
+  });
+});
