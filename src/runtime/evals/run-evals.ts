@@ -22,7 +22,7 @@ import { isMastraAgent, loadMastraEvals, looksLikeWorkflow, mastraValidates, run
 import { runOwnItem, sampledOutSlots } from './run-evals-own.js';
 import { checkScorer, checkUniqueIds, formOf, isWithThreshold, planScorers, slotNames, type Plan, type Slot } from './run-evals-scorers.js';
 import { validateThreshold } from './thresholds.js';
-import type { ScorerLike } from './registry.js';
+import type { ScorerLike } from '../registry.js';
 import type { EvalItemResult, EvalRunConfig, EvalScorers, RunEvalsConfig, RunEvalsResult, ScoresOf } from './run-evals-types.js';
 
 export type * from './run-evals-types.js';

@@ -5,7 +5,7 @@
  * (`{ workflow, steps, trajectory }`). Thresholds are checked with Mastra's messages, naming the key
  * the user wrote in a record and the scorer id in an array, as Mastra does.
  */
-import { toScorerEntry, type Sampling, type ScorerLike } from './registry.js';
+import { toScorerEntry, type Sampling, type ScorerLike } from '../registry.js';
 import { validateThreshold, type ThresholdConfig } from './thresholds.js';
 import type { EvalScorersFunction } from './run-evals-types.js';
 
