@@ -13,7 +13,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { checkResult, DEFAULT_HTML_FILE, DEFAULT_JUNIT_FILE, evalReport, mergeShards, ShardMergeError, type Comparison, type ReportInput, type ScorerCompareOptions } from '../report/index.js';
-import type { RunEvalsResult } from '../runtime/run-evals-types.js';
+import type { RunEvalsResult } from '../runtime/evals/run-evals-types.js';
 import type { Log } from './generate.js';
 import { checkReportFiles, readInputFile, writeReportFiles, type ReportOutputFile } from '../io/report-files.js';
 import { MAX_NESTING, tooDeep } from '../report/result.js';

@@ -7,9 +7,9 @@
  * or shard count), a shard given twice, a missing shard, an item in two shards or in the wrong one,
  * two items with one index, or items that together are not the dataset the shards ran.
  */
-import { aggregate } from '../runtime/eval-aggregate.js';
-import { datasetHash, shardOf } from '../runtime/eval-identity.js';
-import type { EvalItemResult, RunEvalsResult } from '../runtime/run-evals-types.js';
+import { aggregate } from '../runtime/evals/eval-aggregate.js';
+import { datasetHash, shardOf } from '../runtime/evals/eval-identity.js';
+import type { EvalItemResult, RunEvalsResult } from '../runtime/evals/run-evals-types.js';
 import { checkShard } from './result.js';
 
 /** The shards cannot be merged; the message names the shards (by the names given) and the problem. */

@@ -7,7 +7,7 @@
  * had no item `id`; they are still read: `readResult` moves such gates to `gates` and gives each item
  * the identity `runEvals` gives it now, so an old baseline compares with a new run.
  */
-import { itemIdentities } from '../runtime/eval-identity.js';
+import { itemIdentities } from '../runtime/evals/eval-identity.js';
 import { fromExperimentSummary, isExperimentSummary } from './experiment-summary.js';
 
 /** A threshold as `runEvals` takes it: a number is a minimum; `{ min?, max? }` bounds the mean. */

@@ -6,6 +6,6 @@
  * Only the functions the judge adapter calls are imported, so a bundler keeps just what they need.
  */
 import { asSchema, generateText, jsonSchema, NoObjectGeneratedError, Output } from 'ai';
-import { BUNDLED_AI } from './model.js';
+import { BUNDLED_AI } from './judge/model.js';
 
 (globalThis as { [BUNDLED_AI]?: unknown })[BUNDLED_AI] = { asSchema, generateText, jsonSchema, NoObjectGeneratedError, Output };

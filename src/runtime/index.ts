@@ -50,16 +50,16 @@ export type {
 export { shouldSample } from './sampling.js';
 export type { SamplingContext } from './sampling.js';
 
-export { JudgeOutputError } from './model.js';
-export type { ModelInput, ModelSettings, LanguageModelLike, JudgeUsage } from './model.js';
+export { JudgeOutputError } from './judge/model.js';
+export type { ModelInput, ModelSettings, LanguageModelLike, JudgeUsage } from './judge/model.js';
 
-export { createAnswerRelevancyScorer } from './relevancy.js';
-export type { AnswerRelevancyConfig, AnswerRelevancyOptions, RelevancyVerdict, Verdict } from './relevancy.js';
+export { createAnswerRelevancyScorer } from './judge/relevancy.js';
+export type { AnswerRelevancyConfig, AnswerRelevancyOptions, RelevancyVerdict, Verdict } from './judge/relevancy.js';
 
-export { offlineJudge } from './offline-judge.js';
-export type { OfflineJudge } from './offline-judge.js';
+export { offlineJudge } from './judge/offline-judge.js';
+export type { OfflineJudge } from './judge/offline-judge.js';
 
-export { runEvals, RunEvalsError } from './run-evals.js';
+export { runEvals, RunEvalsError } from './evals/run-evals.js';
 export type {
   RunEvalsConfig,
   RunEvalsResult,
@@ -88,12 +88,12 @@ export type {
   ThresholdsFor,
   ScorerWithThreshold,
   ItemCompleteEvent,
-} from './run-evals.js';
-export { InvalidThresholdError, validateThreshold, meetsThreshold } from './thresholds.js';
-export type { ThresholdConfig } from './thresholds.js';
+} from './evals/run-evals.js';
+export { InvalidThresholdError, validateThreshold, meetsThreshold } from './evals/thresholds.js';
+export type { ThresholdConfig } from './evals/thresholds.js';
 
-export { getUserMessageFromRunInput, getAssistantMessageFromRunOutput } from './messages.js';
+export { getUserMessageFromRunInput, getAssistantMessageFromRunOutput } from './judge/messages.js';
 
 // The judge cache. Its node:fs use is loaded lazily, inside the functions that touch the file.
-export { cachedJudge, judgeCacheMiddleware, JudgeCacheMiss, JUDGE_CACHE_ENV } from './judge-cache.js';
-export type { CachedJudge, JudgeCacheMode, JudgeCacheOptions, JudgeCacheRecord, JudgeCacheMiddleware, JudgeCacheNearest } from './judge-cache.js';
+export { cachedJudge, judgeCacheMiddleware, JudgeCacheMiss, JUDGE_CACHE_ENV } from './judge/judge-cache.js';
+export type { CachedJudge, JudgeCacheMode, JudgeCacheOptions, JudgeCacheRecord, JudgeCacheMiddleware, JudgeCacheNearest } from './judge/judge-cache.js';

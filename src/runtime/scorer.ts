@@ -21,7 +21,7 @@ import {
   type JudgeUsage,
   type ModelInput,
   type ModelSettings,
-} from './model.js';
+} from './judge/model.js';
 
 export type ScorerStepName = 'preprocess' | 'analyze' | 'generateScore' | 'generateReason';
 const STEP_ORDER: readonly ScorerStepName[] = ['preprocess', 'analyze', 'generateScore', 'generateReason'];

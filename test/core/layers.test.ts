@@ -95,6 +95,26 @@ describe('source layers', () => {
     expect(upward).toEqual([]);
   });
 
+  it('keeps the runtime in three parts with imports one way: judge/ never imports evals/, only index.ts does, and the registry only core', () => {
+    const runtime = [...modules].filter(([m]) => m.startsWith('runtime/'));
+    const evals = (module: string) => module.startsWith('runtime/evals/');
+    const judge = (module: string) => module.startsWith('runtime/judge/');
+    // The parts are there to be kept apart: the run loop and the model adapter are in their folders.
+    expect(modules.has('runtime/evals/run-evals.ts') && modules.has('runtime/judge/model.ts')).toBe(true);
+    expect(modules.get('runtime/index.ts')).toContain('runtime/evals/run-evals.ts');
+    // evals/ may use the judge (its tracker) and the scorer; nothing below it reaches back up.
+    const intoEvals = runtime.flatMap(([m, imports]) =>
+      evals(m) || m === 'runtime/index.ts' ? [] : imports.filter(evals).map((t) => `${m} -> ${t}`),
+    );
+    expect(intoEvals).toEqual([]);
+    const judgeIntoEvals = runtime.filter(([m]) => judge(m)).flatMap(([m, imports]) => imports.filter(evals).map((t) => `${m} -> ${t}`));
+    expect(judgeIntoEvals).toEqual([]);
+    // agent-scorers/registry is in every scorer bundle: no model, judge or eval code comes with it.
+    const registry = modules.get('runtime/registry.ts') ?? [];
+    expect(registry.length).toBeGreaterThan(0);
+    expect(registry.filter((t) => !t.startsWith('core/'))).toEqual([]);
+  });
+
   it('keeps the dev inspector in its folder: entered through its index and env only, and exec.ts imports nothing', () => {
     const inspector = (module: string) => module.startsWith('plugin/inspector/');
     expect([...modules.keys()].filter(inspector).length).toBeGreaterThan(5);

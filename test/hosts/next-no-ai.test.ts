@@ -76,7 +76,7 @@ afterAll(() => {
 });
 
 test('the app cannot resolve ai, from its own folder or from the package', () => {
-  for (const from of [path.join(dir, 'package.json'), path.join(dir, 'node_modules/agent-scorers/dist/runtime/model.js')]) {
+  for (const from of [path.join(dir, 'package.json'), path.join(dir, 'node_modules/agent-scorers/dist/runtime/judge/model.js')]) {
     expect(() => createRequire(from).resolve('ai'), from).toThrow(/Cannot find module 'ai'/);
   }
 });

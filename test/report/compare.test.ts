@@ -10,7 +10,7 @@ import { compareRuns, evalReport, SUMMARY_MAX_LENGTH, type ReportInput, type Rep
 import { code, renderSummary } from '../../src/report/summary.js';
 import { readResult } from '../../src/report/result.js';
 import { compareDetailed } from '../../src/report/compare.js';
-import { itemIdentities } from '../../src/runtime/eval-identity.js';
+import { itemIdentities } from '../../src/runtime/evals/eval-identity.js';
 import { hostileResult, hostileResultV1, largeResult } from './results.js';
 
 const item = (index: number, id: string, scores: ReportItem['scores'], extra: Partial<ReportItem> = {}): ReportItem => ({ index, id, input: `question ${id}`, output: '', scores, ...extra });

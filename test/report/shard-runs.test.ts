@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { compareRuns, evalReport, mergeShards, ShardMergeError } from '../../src/report/index.js';
-import { resolveShardRun } from '../../src/runtime/eval-run-id.js';
+import { resolveShardRun } from '../../src/runtime/evals/eval-run-id.js';
 import type { RunEvalsResult } from '../../src/runtime/index.js';
 import { npm, packPackage } from '../helpers/pack.js';
 

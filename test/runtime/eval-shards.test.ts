@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { datasetHash, itemIdentities, shardOf } from '../../src/runtime/eval-identity.js';
+import { datasetHash, itemIdentities, shardOf } from '../../src/runtime/evals/eval-identity.js';
 import { createScorer, runEvals } from '../../src/runtime/index.js';
 import { mergeShards, ShardMergeError } from '../../src/report/merge.js';
 

@@ -7,8 +7,8 @@ import { pathToFileURL } from 'node:url';
 import { MockLanguageModelV3 } from 'ai/test';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cachedJudge, JudgeCacheMiss } from '../../src/runtime/index.js';
-import { judgeCacheKey } from '../../src/runtime/judge-cache.js';
-import { lockTiming } from '../../src/runtime/judge-cache-store.js';
+import { judgeCacheKey } from '../../src/runtime/judge/judge-cache.js';
+import { lockTiming } from '../../src/runtime/judge/judge-cache-store.js';
 import { unprivileged } from '../helpers/unprivileged.js';
 import { usage } from './helpers.js';
 

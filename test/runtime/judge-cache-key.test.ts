@@ -4,7 +4,7 @@ import path from 'node:path';
 import { MockLanguageModelV3 } from 'ai/test';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cachedJudge } from '../../src/runtime/index.js';
-import { canonicalJson, judgeCacheKey } from '../../src/runtime/judge-cache.js';
+import { canonicalJson, judgeCacheKey } from '../../src/runtime/judge/judge-cache.js';
 import { sha256Hex } from '../../src/runtime/sha256.js';
 import { usage } from './helpers.js';
 

@@ -12,7 +12,7 @@ import { createAnswerRelevancyScorer as createMastraRelevancy, createToxicitySco
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { cachedJudge, createScorer, getAssistantMessageFromRunOutput, JudgeCacheMiss, runEvals } from '../../src/runtime/index.js';
-import { judgeCacheKey } from '../../src/runtime/judge-cache.js';
+import { judgeCacheKey } from '../../src/runtime/judge/judge-cache.js';
 import { answeringModel, userText } from './helpers.js';
 
 const STORES = Symbol.for('agent-scorers.judge-cache.stores');

@@ -12,7 +12,7 @@ import { Mastra } from '@mastra/core/mastra';
 import { LibSQLStore } from '@mastra/libsql';
 import { afterAll, describe, expect, it } from 'vitest';
 import { mergeShards } from '../../src/report/merge.js';
-import { shardOf } from '../../src/runtime/eval-identity.js';
+import { shardOf } from '../../src/runtime/evals/eval-identity.js';
 import { createScorer, runEvals } from '../../src/runtime/index.js';
 import { REPO } from '../helpers/hosts.js';
 

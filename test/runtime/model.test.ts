@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createScorer } from '../../src/runtime/index.js';
-import { parseJsonLenient, checkJsonSchema } from '../../src/runtime/json.js';
-import { callJudge, resolveModel } from '../../src/runtime/model.js';
+import { parseJsonLenient, checkJsonSchema } from '../../src/runtime/judge/json.js';
+import { callJudge, resolveModel } from '../../src/runtime/judge/model.js';
 
 const savedKey = process.env.OPENAI_API_KEY;
 afterEach(() => {

@@ -16,7 +16,7 @@
  * - `node:fs` is imported inside the functions that touch the file: a browser or edge bundle that
  *   never calls a cached judge never loads it.
  */
-import { sha256Hex } from './sha256.js';
+import { sha256Hex } from '../sha256.js';
 import { describeModel, JUDGE_CACHE_HEADER, readOnlyModel, resolveModel, type ModelInput } from './model.js';
 import { openStore, type JudgeCacheRecord } from './judge-cache-store.js';
 import { reportJudgeReply } from './judge-cache-tracker.js';

@@ -21,8 +21,8 @@
 import { canonicalJson } from './eval-identity.js';
 import { message, type ItemRun } from './run-evals-items.js';
 import type { Plan } from './run-evals-scorers.js';
-import type { ScorerLike } from './registry.js';
-import { sha256Hex } from './sha256.js';
+import type { ScorerLike } from '../registry.js';
+import { sha256Hex } from '../sha256.js';
 import type { EvalExperiment, EvalItemResult, MastraDatasetLike } from './run-evals-types.js';
 
 const where = 'runEvals';

@@ -3,7 +3,7 @@
  * asks (its `input`, `inputs` or turn inputs), so two runs of one dataset match item for item whatever
  * their order, and a shard holds the same items on every machine.
  */
-import { sha256Hex } from './sha256.js';
+import { sha256Hex } from '../sha256.js';
 
 /** JSON with object keys sorted, so equal values hash equally whatever their key order. */
 export function canonicalJson(value: unknown): string {

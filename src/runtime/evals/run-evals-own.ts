@@ -9,13 +9,13 @@
  * Workflow, nothing is saved to storage, and a scorer given both as a gate and as a tracked scorer
  * runs once per item (its result counts for both), so a judge is not paid twice.
  */
-import { shouldSample } from './sampling.js';
+import { shouldSample } from '../sampling.js';
 import { answerText, ItemFailure, type ItemRun, type Outcome, type TurnRun } from './run-evals-items.js';
 import { isWithThreshold, type Plan, type Slot } from './run-evals-scorers.js';
-import type { ScorerLike } from './registry.js';
+import type { ScorerLike } from '../registry.js';
 import type { ThresholdConfig } from './thresholds.js';
 import type { EvalTarget } from './run-evals-types.js';
-import { tracked } from './judge-cache-tracker.js';
+import { tracked } from '../judge/judge-cache-tracker.js';
 
 export interface OwnItem {
   target: EvalTarget<any>;

@@ -12,10 +12,10 @@
  */
 import { isWithThreshold, type Plan, type Slot } from './run-evals-scorers.js';
 import { answerText, ItemFailure, message, type ItemRun, type Outcome, type TurnRun } from './run-evals-items.js';
-import type { ScorerLike } from './registry.js';
+import type { ScorerLike } from '../registry.js';
 import type { ThresholdConfig } from './thresholds.js';
 import type { EvalStepResult } from './run-evals-types.js';
-import { tracked } from './judge-cache-tracker.js';
+import { tracked } from '../judge/judge-cache-tracker.js';
 
 export interface MastraEvals {
   runEvals: (config: any) => Promise<any>;

@@ -20,9 +20,9 @@ import { datasetRun } from './mastra-datasets.js';
 import { scorerNames } from './mastra-experiment.js';
 import { isMastraAgent, loadMastraEvals, looksLikeWorkflow, mastraValidates, runMastraItem, type MastraEvals } from './run-evals-mastra.js';
 import { runOwnItem, sampledOutSlots } from './run-evals-own.js';
-import { checkScorer, checkUniqueIds, formOf, isWithThreshold, planScorers, slotNames, type Plan, type Slot } from './run-evals-scorers.js';
+import { checkScorer, formOf, isWithThreshold, planScorers, slotNames, type Plan, type Slot } from './run-evals-scorers.js';
 import { validateThreshold } from './thresholds.js';
-import type { ScorerLike } from './registry.js';
+import type { ScorerLike } from '../registry.js';
 import type { EvalItemResult, EvalRunConfig, EvalScorers, RunEvalsConfig, RunEvalsResult, ScoresOf } from './run-evals-types.js';
 
 export type * from './run-evals-types.js';
@@ -105,22 +105,34 @@ function toRunEvalsError(error: unknown, index: number): RunEvalsError {
   return new RunEvalsError(`${where}: item ${index} failed: ${message(error)}`, index, 'target', undefined, error, (error as { id?: string })?.id);
 }
 
+/** The config once validated: everything the later stages read, so none of them reads `config` again. */
+interface Checked {
+  target: unknown;
+  data: ReadonlyArray<any>;
+  plan: Plan;
+  gates: ScorerLike[] | undefined;
+  form: 'list' | 'agent' | 'workflow';
+  evals: MastraEvals | undefined;
+  workflow: boolean;
+  concurrency: number;
+  applySampling: boolean;
+  targetOptions: RunEvalsConfig['targetOptions'];
+  onItemComplete: RunEvalsConfig<any>['onItemComplete'];
+  shard: { index: number; count: number; run: string } | undefined;
+  fromDataset: Awaited<ReturnType<typeof datasetRun>>;
+}
+
 /**
- * Runs `target` on every item of `data` (or of one shard), then its gates and scorers, and resolves to
- * Mastra 1.71's result (`scores`, `summary`, `verdict`, `gateResults`, `thresholdResults`,
- * `turnResults`) plus `items`, `config` and, for a shard, `shard`.
+ * Every check of the config, in Mastra's order, before any item runs: thresholds first (a bad one is
+ * reported even when the data is bad too), then gates and options, the shard's run, the data (a Mastra
+ * Dataset is read here), and the target with Mastra's own checks or ours. Only a scorers function's
+ * result is checked later, per item, since it exists only then.
  */
-export async function runEvals<TInput = unknown, S extends EvalScorers | undefined = EvalScorers | undefined>(
-  config: RunEvalsConfig<TInput, S>,
-): Promise<RunEvalsResult<ScoresOf<S>>> {
+async function validate<TInput, S extends EvalScorers | undefined>(config: RunEvalsConfig<TInput, S>): Promise<Checked> {
   if (config === null || typeof config !== 'object') throw new TypeError(`${where}: takes { data, target, scorers?, gates?, ... }`);
   const { target, onItemComplete, applySampling = false, targetOptions } = config;
   const concurrency = config.concurrency ?? 1;
-  // Thresholds are checked first, as Mastra does: a bad one is reported even when the data is bad too.
-  const plan = planScorers(config.scorers, config.thresholds);
-  if (config.gates !== undefined && !Array.isArray(config.gates)) throw new TypeError(`${where}: gates must be an array of scorers`);
-  const gates = config.gates?.map((gate, i) => checkScorer(gate, `gates[${i}]`));
-  checkUniqueIds(gates ?? [], 'gates');
+  const { plan, gates } = planScorers(config.scorers, config.thresholds, config.gates);
   if (targetOptions !== undefined && (targetOptions === null || typeof targetOptions !== 'object' || Array.isArray(targetOptions))) {
     throw new TypeError(`${where}: targetOptions must be an object (the target's run options)`);
   }
@@ -142,6 +154,7 @@ export async function runEvals<TInput = unknown, S extends EvalScorers | undefin
   if (!Array.isArray(data)) throw new TypeError(`${where}: data must be an array of items ({ input }, { inputs } or { turns })`);
   const mastraAgent = isMastraAgent(target);
   const workflow = !mastraAgent && looksLikeWorkflow(target);
+  const form = formOf(plan, workflow);
   let evals: MastraEvals | undefined;
   if (mastraAgent || workflow) {
     evals = await loadMastraEvals();
@@ -159,7 +172,8 @@ export async function runEvals<TInput = unknown, S extends EvalScorers | undefin
     }
     if (data.length === 0) throw new TypeError('Failed to run experiment: Data array is empty');
     const turnAssertions = checkItems(data);
-    if (plan.form === 'structured' && formOf(plan, false) === 'workflow') {
+    // Neither an Agent nor a Workflow: the form is what the scorers say, read with no Workflow target.
+    if (plan.form === 'structured' && form === 'workflow') {
       throw new TypeError(`${where}: scorers { ${Object.keys(plan.groups).join(', ')} } is a Workflow's form; it needs a Mastra Workflow target`);
     }
     if (plan.form === 'structured' && !plan.groups.agent?.length && !plan.groups.trajectory?.length) {
@@ -168,13 +182,46 @@ export async function runEvals<TInput = unknown, S extends EvalScorers | undefin
     if (plan.form === 'list' && plan.slots.length === 0 && !gates?.length && !turnAssertions) throw new TypeError('At least one scorer or gate must be provided');
   }
   checkTurnScorers(data);
+  return {
+    target,
+    data,
+    plan,
+    gates,
+    form,
+    evals,
+    workflow,
+    concurrency,
+    applySampling,
+    targetOptions,
+    onItemComplete,
+    shard: shard === undefined ? undefined : { index: shard.index, count: shard.count, run: shardRun! },
+    fromDataset,
+  };
+}
 
+/** What the run does, decided once from the checked config: the items it runs, their identities, and the result's config. */
+function planRun(checked: Checked) {
+  const { data, plan, gates, form, shard } = checked;
   const identities = itemIdentities(data as ReadonlyArray<Record<string, unknown>>);
   const shards = shard ? shardOf(identities, shard.count) : undefined;
   const chosen = data.map((_, index) => index).filter((index) => !shards || shards[index] === shard!.index);
-  const form = formOf(plan, workflow);
+  const runConfig: EvalRunConfig = {
+    form,
+    gates: (gates ?? []).map((gate: ScorerLike) => gate.id),
+    scorers: slotNames(plan),
+    thresholds: plan.form === 'list' ? plan.slots.flatMap((slot) => (slot.threshold !== undefined ? [{ id: slot.scorer.id, threshold: slot.threshold }] : [])) : [],
+  };
+  return { identities, chosen, runConfig, experimentNames: scorerNames(plan, gates) };
+}
+
+type Planned = ReturnType<typeof planRun>;
+type Recorder = Awaited<ReturnType<NonNullable<Checked['fromDataset']>['open']>> | undefined;
+
+/** Runs the chosen items, at most `concurrency` at a time; resolves to their results in data order. */
+async function runItems(checked: Checked, planned: Planned, recorder: Recorder): Promise<EvalItemResult[]> {
+  const { data, plan, gates, form, evals, workflow, target, targetOptions, applySampling, onItemComplete } = checked;
+  const { identities, chosen } = planned;
   const items: EvalItemResult[] = [];
-  const recorder = await fromDataset?.open(chosen.length > 0, scorerNames(plan, gates));
 
   const runItem = async (index: number) => {
     const item = data[index] as Record<string, any>;
@@ -226,23 +273,33 @@ export async function runEvals<TInput = unknown, S extends EvalScorers | undefin
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(concurrency, chosen.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(checked.concurrency, chosen.length) }, worker));
   if (failure !== undefined) throw failure;
+  return items.sort((a, b) => a.index - b.index);
+}
+
+/**
+ * Runs `target` on every item of `data` (or of one shard), then its gates and scorers, and resolves to
+ * Mastra 1.71's result (`scores`, `summary`, `verdict`, `gateResults`, `thresholdResults`,
+ * `turnResults`) plus `items`, `config` and, for a shard, `shard`. The config passes four stages once
+ * each: validate, plan, run, aggregate.
+ */
+export async function runEvals<TInput = unknown, S extends EvalScorers | undefined = EvalScorers | undefined>(
+  config: RunEvalsConfig<TInput, S>,
+): Promise<RunEvalsResult<ScoresOf<S>>> {
+  const checked = await validate(config);
+  const planned = planRun(checked);
+  const { fromDataset, shard } = checked;
+  const recorder = await fromDataset?.open(planned.chosen.length > 0, planned.experimentNames);
+  const items = await runItems(checked, planned, recorder);
   await recorder?.finish();
 
-  items.sort((a, b) => a.index - b.index);
   fromDataset?.annotate(items);
-  const runConfig: EvalRunConfig = {
-    form,
-    gates: (gates ?? []).map((gate: ScorerLike) => gate.id),
-    scorers: slotNames(plan),
-    thresholds: plan.form === 'list' ? plan.slots.flatMap((slot) => (slot.threshold !== undefined ? [{ id: slot.scorer.id, threshold: slot.threshold }] : [])) : [],
-  };
   return {
-    ...(aggregate(items, runConfig) as Omit<RunEvalsResult<ScoresOf<S>>, 'items' | 'config'>),
+    ...(aggregate(items, planned.runConfig) as Omit<RunEvalsResult<ScoresOf<S>>, 'items' | 'config'>),
     items,
-    config: runConfig,
-    ...(shard ? { shard: { index: shard.index, count: shard.count, run: shardRun!, dataset: datasetHash(identities) } } : {}),
+    config: planned.runConfig,
+    ...(shard ? { shard: { ...shard, dataset: datasetHash(planned.identities) } } : {}),
     ...(fromDataset ? { dataset: fromDataset.dataset } : {}),
     ...(recorder ? { experiment: { id: recorder.id } } : {}),
   };

@@ -4,7 +4,7 @@
  * per-item `items`, the run's `config` and, for a shard, `shard`). The result is plain JSON, so a saved
  * run can be reported, compared with another, or merged with the other shards of its run.
  */
-import type { ScorerEntry, ScorerLike } from './registry.js';
+import type { ScorerEntry, ScorerLike } from '../registry.js';
 import type { ThresholdConfig } from './thresholds.js';
 
 export type { ThresholdConfig } from './thresholds.js';

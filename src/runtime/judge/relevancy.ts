@@ -25,7 +25,7 @@ import {
   VERDICTS_SCHEMA,
   verdictsPrompt,
 } from './relevancy-prompts.js';
-import { createScorer, type MastraCompatible, type Scorer, type StepContext } from './scorer.js';
+import { createScorer, type MastraCompatible, type Scorer, type StepContext } from '../scorer.js';
 
 // Built from its code: hosts print escapes in literals as the character, and the bundle stays ASCII (test/plugin/ascii.test.ts).
 const TIMES = String.fromCharCode(0xd7);

@@ -5,7 +5,7 @@
  * same `ItemRun`.
  */
 import type { ThresholdConfig } from './thresholds.js';
-import { judgeCacheTally } from './judge-cache-tracker.js';
+import { judgeCacheTally } from '../judge/judge-cache-tracker.js';
 import type { EvalItemResult, EvalItemScore, EvalScoreGroup, EvalStepResult, EvalTurnItemResult } from './run-evals-types.js';
 
 /** A scorer's or gate's run: its result, or what it threw (a gate's throw scores 0). */

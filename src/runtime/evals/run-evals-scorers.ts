@@ -5,7 +5,7 @@
  * (`{ workflow, steps, trajectory }`). Thresholds are checked with Mastra's messages, naming the key
  * the user wrote in a record and the scorer id in an array, as Mastra does.
  */
-import { toScorerEntry, type Sampling, type ScorerLike } from './registry.js';
+import { toScorerEntry, type Sampling, type ScorerLike } from '../registry.js';
 import { validateThreshold, type ThresholdConfig } from './thresholds.js';
 import type { EvalScorersFunction } from './run-evals-types.js';
 
@@ -64,7 +64,7 @@ function list(value: unknown, label: string): ScorerLike[] {
 }
 
 /** Results are keyed by id, so two different scorers of one group may not share one. */
-export function checkUniqueIds(scorers: readonly ScorerLike[], label: string): void {
+function checkUniqueIds(scorers: readonly ScorerLike[], label: string): void {
   const seen = new Set<string>();
   for (const scorer of scorers) {
     if (seen.has(scorer.id)) throw new TypeError(`${where}: two ${label} have the id "${scorer.id}"; results are keyed by id, so ids must be unique`);
@@ -113,8 +113,20 @@ function slotsOf(value: unknown, thresholds: Readonly<Record<string, unknown>> |
   return slots;
 }
 
-/** Reads `scorers` (and `thresholds`) into a plan, or throws naming what does not fit. */
-export function planScorers(value: unknown, thresholdsValue: unknown): Plan {
+/**
+ * Reads `scorers` (with `thresholds`) into a plan and checks `gates`, once, before the run; throws naming
+ * what does not fit. Thresholds come first, as Mastra checks them: a bad one is reported even when the
+ * gates or the data are bad too.
+ */
+export function planScorers(value: unknown, thresholdsValue: unknown, gatesValue: unknown): { plan: Plan; gates: ScorerLike[] | undefined } {
+  const plan = planOf(value, thresholdsValue);
+  if (gatesValue !== undefined && !Array.isArray(gatesValue)) throw new TypeError(`${where}: gates must be an array of scorers`);
+  const gates = (gatesValue as unknown[] | undefined)?.map((gate, i) => checkScorer(gate, `gates[${i}]`));
+  checkUniqueIds(gates ?? [], 'gates');
+  return { plan, gates };
+}
+
+function planOf(value: unknown, thresholdsValue: unknown): Plan {
   if (thresholdsValue !== undefined && (thresholdsValue === null || typeof thresholdsValue !== 'object' || Array.isArray(thresholdsValue))) {
     throw new TypeError(`${where}: thresholds must be a record of scorer key -> threshold`);
   }
