@@ -147,7 +147,6 @@ export function agentScorers(userOptions?: Options) {
     // other way round) in the same build: Rolldown collects every module's errors and would print it twice.
     const errors = errorScope.filter((d) => d.severity === 'error').map(formatDiagnostic).filter((text) => serving || !raised.has(text));
     if (!serving) for (const text of errors) raised.add(text);
-    if (errors.length > 0) fail(ctx, errors.join('\n'));
     const app = appBuildState[APP_BUILD];
     const seen = app && ctx.environment && app.environments.has(ctx.environment) ? app.printed : printed;
     for (const d of scope) {
@@ -158,6 +157,8 @@ export function agentScorers(userOptions?: Options) {
         ctx.warn(text);
       }
     }
+    // After the warnings: a build that stops still shows what else it found.
+    if (errors.length > 0) fail(ctx, errors.join('\n'));
   }
 
   /** The files a generated module stands for: watched when something watches, imported ones resolved by us. */
