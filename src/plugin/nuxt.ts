@@ -21,6 +21,8 @@ import { createPrintOnce, readableIds } from './nuxt-once.js';
 
 export type { Options };
 
+type WatchedServer = { watcher: { add(paths: string[]): unknown; on(event: 'add' | 'unlink' | 'addDir' | 'unlinkDir', listener: (file: string) => void): unknown } };
+
 /** Where the declarations go: a type template in Nuxt's buildDir, which every generated tsconfig references. */
 const DTS_TEMPLATE = 'types/agent-scorers.d.ts';
 
@@ -64,7 +66,7 @@ export default defineNuxtModule<Options>({
     // Nuxt 4 serves the app from two Vite dev servers (client and SSR) unless its environment API is
     // on: the inspector goes with the client's, the one Nuxt's dev server forwards requests to, so it
     // starts once. The SSR instance still follows added and deleted files for the app's SSR modules.
-    addVitePlugin(() => once.wrap(agentScorers(options)) as VitePlugin, { server: false });
+    addVitePlugin(() => reloadNitroOnTreeChange(once.wrap(agentScorers(options))) as VitePlugin, { server: false });
     addVitePlugin(() => once.wrap(agentScorers({ ...options, inspector: false })) as VitePlugin, { client: false });
     // Nitro bundles server routes with its own Rollup: without the plugin there, an import of the
     // registry reaches Node as a `virtual:` URL. Its dev bundle is rebuilt on every change.
@@ -74,6 +76,28 @@ export default defineNuxtModule<Options>({
       const ours = readableIds(once.wrap(agentScorers({ ...options, inspector: false }), { rebuilds: nuxt.options.dev })) as RollupPlugin;
       rollupConfig.plugins = [...(Array.isArray(plugins) ? plugins : plugins ? [plugins] : []), ours];
     });
+    // Nitro's dev bundle follows scorer files through Rollup's watcher, which stops seeing a path for
+    // good once its module left the bundle: a deleted scorer file that comes back would never be
+    // bundled again. So an added or deleted file under an agents folder restarts Nitro's bundling,
+    // as Nitro itself does for an added or deleted route, told by the client Vite server's watcher.
+    let nitro: { hooks: { callHook(name: 'rollup:reload'): unknown } } | undefined;
+    nuxt.hook('nitro:init', (instance) => void (nitro = instance));
+    const agentsDirs = resolveOptions(checked, root).agentsDirs;
+    const inAgentsDir = (file: string) => agentsDirs.some((dir) => file === dir || file.startsWith(`${dir}${path.sep}`));
+    function reloadNitroOnTreeChange<P extends { configureServer?: unknown }>(plugin: P): P {
+      if (!nuxt.options.dev) return plugin;
+      const original = plugin.configureServer as ((server: WatchedServer) => unknown) | undefined;
+      return {
+        ...plugin,
+        configureServer(server: WatchedServer) {
+          server.watcher.add(agentsDirs);
+          const reload = (file: string) => void (inAgentsDir(path.resolve(file)) && nitro?.hooks.callHook('rollup:reload'));
+          for (const event of ['add', 'unlink', 'addDir', 'unlinkDir'] as const) server.watcher.on(event, reload);
+          return original?.call(this, server);
+        },
+      };
+    }
+
     // Nuxt's Vite servers run in middleware mode and print no URLs: the inspector's line comes from here.
     if (checked.inspector && nuxt.options.dev) {
       const remote = checked.inspector.remote;
