@@ -33,11 +33,24 @@ const COLLISION =
   '[SCORER_KEY_COLLISION] Agent "weather": scorer "relevance" defined in both config.scorers and scorers/; config.scorers wins. (src/mastra/agents/weather/config.ts)';
 const FUNCTION_FORM =
   '[CONFIG_SCORERS_FUNCTION] Agent "support": config.scorers is a function, so discovered scorers under src/mastra/agents/support/scorers/ are ignored. (src/mastra/agents/support/config.ts)';
-/** What `GET /api/scorers` answers: each agent's keys in registry order. */
+/** What `GET /api/registry` answers: each agent's keys in registry order. */
 const KEYS = { support: ['function'], weather: ['relevance', 'tone'], 'weather/planner': ['brevity'] };
 const WEATHER = { relevance: 'config-relevance', tone: 'tone' };
 
 let tarballDir: string;
+const apps: string[] = [];
+
+/**
+ * The Nuxt tab of Getting started, block by block (`typescript [file]`): they rely on Nuxt's
+ * auto-imports, which the docs' own sample check (test/docs/samples.test.ts) has not, so they are
+ * built, served and type-checked here, in the Nuxt app.
+ */
+function docsBlocks(): Map<string, string> {
+  const page = fs.readFileSync(path.join(REPO, 'docs/guide/getting-started.md'), 'utf8');
+  const tab = page.slice(page.indexOf('\n== Nuxt\n'), page.indexOf('\n== ', page.indexOf('\n== Nuxt\n') + 1));
+  return new Map([...tab.matchAll(/^```typescript \[([^\]]+)\]\n([\s\S]*?)^```$/gm)].map((m) => [m[1]!, m[2]!]));
+}
+const DOCS = docsBlocks();
 
 /** The fixture's dependencies (once per manifest), then this build's package from its tarball. */
 async function install(): Promise<void> {
@@ -63,6 +76,9 @@ function app(name: string): string {
   const dir = path.join(DEPS, 'apps', `${name}-${process.pid}`);
   fs.rmSync(dir, { recursive: true, force: true });
   fs.cpSync(FIXTURE, dir, { recursive: true });
+  // The docs' server route, beside the fixture's own.
+  fs.writeFileSync(path.join(dir, 'server/api/scorers.ts'), DOCS.get('server/api/scorers.ts')!);
+  apps.push(dir);
   return dir;
 }
 
@@ -72,7 +88,14 @@ const tsc7 = (tsconfig: string, dir: string) => run(process.execPath, [TSC7, '-p
 const TSCONFIGS = ['.nuxt/tsconfig.app.json', '.nuxt/tsconfig.server.json', '.nuxt/tsconfig.shared.json'];
 
 beforeAll(install, 600_000);
-afterAll(() => fs.rmSync(tarballDir, { recursive: true, force: true }));
+afterAll(() => {
+  for (const dir of [tarballDir, ...apps]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+test('the fixture is set up exactly as the docs say: nuxt.config.ts only adds the module', () => {
+  expect([...DOCS.keys()]).toEqual(['nuxt.config.ts', 'server/api/scorers.ts']);
+  expect(fs.readFileSync(path.join(FIXTURE, 'nuxt.config.ts'), 'utf8')).toBe(DOCS.get('nuxt.config.ts'));
+});
 
 describe('nuxi prepare, typecheck and build; the built server', () => {
   let dir: string;
@@ -127,9 +150,11 @@ export default defineEventHandler(() => [scorers.nope, scorers.weather.nope]);
     expect(count(built.output, COLLISION)).toBe(1);
     expect(count(built.output, FUNCTION_FORM)).toBe(1);
     expect(count(built.output, '[plugin agent-scorers]')).toBe(2);
-    const server = await startServer(process.execPath, ['.output/server/index.mjs'], dir, { readyPath: '/api/scorers', env: ENV });
+    const server = await startServer(process.execPath, ['.output/server/index.mjs'], dir, { readyPath: '/api/registry', env: ENV });
     try {
-      expect(await get(`${server.base}/api/scorers`)).toEqual({ status: 200, body: KEYS });
+      expect(await get(`${server.base}/api/registry`)).toEqual({ status: 200, body: KEYS });
+      // The docs' route.
+      expect(await get(`${server.base}/api/scorers`)).toEqual({ status: 200, body: ['relevance', 'tone'] });
       expect(await get(`${server.base}/api/agents/weather`)).toEqual({ status: 200, body: WEATHER });
       // The function form, called by resolveScorers.
       expect(await get(`${server.base}/api/agents/support`)).toEqual({ status: 200, body: { empathy: 'config-empathy' } });
@@ -191,7 +216,7 @@ describe('nuxi dev', () => {
 
   beforeAll(async () => {
     dir = app('dev');
-    server = await startServer(process.execPath, [NUXI, 'dev', '--host', '127.0.0.1', '--port', '{port}'], dir, { readyPath: '/api/scorers', env: ENV });
+    server = await startServer(process.execPath, [NUXI, 'dev', '--host', '127.0.0.1', '--port', '{port}'], dir, { readyPath: '/api/registry', env: ENV });
   }, 180_000);
 
   afterAll(async () => {
@@ -199,7 +224,7 @@ describe('nuxi dev', () => {
   });
 
   test('the server routes answer with the registry; the inspector starts once and runs a scorer', async () => {
-    expect(await get(`${server.base}/api/scorers`)).toEqual({ status: 200, body: KEYS });
+    expect(await answer('/api/registry')).toEqual({ status: 200, body: KEYS });
     expect(await weather()).toEqual({ status: 200, body: WEATHER });
     expect(count(server.output(), `➜ Scorers: http://127.0.0.1:${server.port}/__agent-scorers/`)).toBe(1);
     expect(count(server.output(), '__agent-scorers')).toBe(1);
