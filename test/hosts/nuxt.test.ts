@@ -5,8 +5,10 @@
  * tarball, as a user installs it. Everything runs through Nuxt's own CLI (`nuxi prepare`, `typecheck`,
  * `build`, `dev`), `tsc` 7 on Nuxt's generated tsconfigs, and the built `.output/server/index.mjs`.
  *
- * Installing Nuxt takes about a minute, so the fixture's pinned dependencies are installed once into
- * `test/.tmp/nuxt-deps-<hash of its package.json>` and kept while runs use them (test/global-setup.ts
+ * A standalone Nitro 3 server (its Vite plugin, `nuxt-nitro3`) is built with the plain Vite plugin beside it.
+ *
+ * Installing Nuxt takes about a minute, so each fixture's pinned dependencies are installed once into
+ * `test/.tmp/<fixture>-deps-<hash of its package.json>` and kept while runs use them (test/global-setup.ts
  * removes what is an hour old); each run installs this build's tarball there and copies the app into
  * a folder beneath, where Node and TypeScript find the packages as in a project of its own.
  */
@@ -21,8 +23,13 @@ import { OFFLINE_ENV, startServer, type Started, until } from './processes.js';
 import { get } from './serve.js';
 
 const FIXTURE = path.join(FIXTURES, 'nuxt-app');
-const MANIFEST = fs.readFileSync(path.join(FIXTURE, 'package.json'), 'utf8');
-const DEPS = path.join(REPO, 'test/.tmp', `nuxt-deps-${createHash('sha1').update(MANIFEST).digest('hex').slice(0, 10)}`);
+/** A standalone Nitro 3 server built by Vite with Nitro's Vite plugin (the same agents). */
+const NITRO3 = path.join(FIXTURES, 'nuxt-nitro3');
+/** Where a fixture's pinned dependencies are installed: one folder per content of its package.json. */
+const depsOf = (fixture: string) =>
+  path.join(REPO, 'test/.tmp', `${path.basename(fixture)}-deps-${createHash('sha1').update(fs.readFileSync(path.join(fixture, 'package.json'))).digest('hex').slice(0, 10)}`);
+const DEPS = depsOf(FIXTURE);
+const NITRO3_DEPS = depsOf(NITRO3);
 const NUXI = path.join(DEPS, 'node_modules/nuxt/bin/nuxt.mjs');
 /** TypeScript 7, the `typescript` package's own major today (the fixture's `typescript` is 6, for vue-tsc). */
 const TSC7 = path.join(DEPS, 'node_modules/typescript7/bin/tsc');
@@ -52,22 +59,21 @@ function docsBlocks(): Map<string, string> {
 }
 const DOCS = docsBlocks();
 
-/** The fixture's dependencies (once per manifest), then this build's package from its tarball. */
-async function install(): Promise<void> {
-  const marker = path.join(DEPS, '.installed');
+/** A fixture's dependencies (once per package.json), then this build's package from its tarball. */
+async function install(fixture: string, tarball: string): Promise<void> {
+  const deps = depsOf(fixture);
+  const marker = path.join(deps, '.installed');
   if (!fs.existsSync(marker)) {
-    fs.rmSync(DEPS, { recursive: true, force: true });
-    fs.mkdirSync(DEPS, { recursive: true });
-    fs.writeFileSync(path.join(DEPS, 'package.json'), MANIFEST);
-    const deps = await npm(['install', '--prefer-offline', '--no-audit', '--no-fund'], DEPS);
-    expect(deps.code, deps.output).toBe(0);
+    fs.rmSync(deps, { recursive: true, force: true });
+    fs.mkdirSync(deps, { recursive: true });
+    fs.copyFileSync(path.join(fixture, 'package.json'), path.join(deps, 'package.json'));
+    const installed = await npm(['install', '--prefer-offline', '--no-audit', '--no-fund'], deps);
+    expect(installed.code, installed.output).toBe(0);
     fs.writeFileSync(marker, '');
   }
   const now = new Date();
-  fs.utimesSync(DEPS, now, now);
-  tarballDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-scorers-nuxt-'));
-  const { tarball } = await packPackage(tarballDir);
-  const self = await npm(['install', '--no-save', '--prefer-offline', '--no-audit', '--no-fund', tarball], DEPS);
+  fs.utimesSync(deps, now, now);
+  const self = await npm(['install', '--no-save', '--prefer-offline', '--no-audit', '--no-fund', tarball], deps);
   expect(self.code, self.output).toBe(0);
 }
 
@@ -87,7 +93,11 @@ const tsc7 = (tsconfig: string, dir: string) => run(process.execPath, [TSC7, '-p
 /** Nuxt 4's generated tsconfigs for the app, server routes and shared code. */
 const TSCONFIGS = ['.nuxt/tsconfig.app.json', '.nuxt/tsconfig.server.json', '.nuxt/tsconfig.shared.json'];
 
-beforeAll(install, 600_000);
+beforeAll(async () => {
+  tarballDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-scorers-nuxt-'));
+  const { tarball } = await packPackage(tarballDir);
+  await Promise.all([install(FIXTURE, tarball), install(NITRO3, tarball)]);
+}, 600_000);
 afterAll(() => {
   for (const dir of [tarballDir, ...apps]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
@@ -270,4 +280,25 @@ describe('nuxi dev', () => {
     expect(count(server.output(), COLLISION)).toBe(2);
     expect(count(server.output(), FUNCTION_FORM)).toBe(1);
   });
+});
+
+describe('a standalone Nitro 3 server with the plain Vite plugin', () => {
+  test('vite build prints each warning once; the built server answers with the registry', async () => {
+    const dir = path.join(NITRO3_DEPS, 'apps', `build-${process.pid}`);
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.cpSync(NITRO3, dir, { recursive: true });
+    fs.cpSync(path.join(FIXTURE, 'src'), path.join(dir, 'src'), { recursive: true });
+    apps.push(dir);
+    const built = await run(process.execPath, [path.join(NITRO3_DEPS, 'node_modules/vite/bin/vite.js'), 'build'], dir, ENV);
+    expect(built.code, built.output).toBe(0);
+    expect(built.output).toContain('building nitro environment');
+    expect(count(built.output, COLLISION)).toBe(1);
+    expect(count(built.output, FUNCTION_FORM)).toBe(1);
+    const server = await startServer(process.execPath, ['.output/server/index.mjs'], dir, { readyPath: '/api/registry', env: ENV });
+    try {
+      expect(await get(`${server.base}/api/registry`)).toEqual({ status: 200, body: KEYS });
+    } finally {
+      await server.stop();
+    }
+  }, 180_000);
 });
