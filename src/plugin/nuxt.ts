@@ -16,7 +16,7 @@ import { checkOptions, type Options } from '../core/options.js';
 import { agentScorers } from './index.js';
 import { createSourceCache } from './source-cache.js';
 import { planTree, readingsFile, resolveOptions } from './tree.js';
-import { isLoopback, REMOTE_HINT } from './inspector-guard.js';
+import { isLoopback, REMOTE_HINT } from './inspector/index.js';
 import { createPrintOnce, readableIds } from './nuxt-once.js';
 
 export type { Options };

@@ -628,3 +628,6 @@ const normaliseBase = (base: string | undefined) => {
   const b = base && base.startsWith('/') ? base : '/';
   return b.endsWith('/') ? b : `${b}/`;
 };
+
+// What other adapters (the Nuxt module's start-up line) say about who may use the inspector.
+export { isLoopback, REMOTE_HINT } from './guard.js';
