@@ -62,6 +62,9 @@ function fail(ctx: Pick<Context, 'error'>, message: string): never {
   return ctx.error({ message, stack: '' });
 }
 
+/** What we use of Vitest's `vitest` object: its watcher's entry for a changed file (public in Vitest 4 and 5; optional elsewhere). */
+type VitestHost = { watcher?: { onFileChange?(file: string): void } };
+
 /**
  * The Vite app build in progress: its environments and the warnings already printed in it. Kept on
  * globalThis because each environment's plugin object may come from its own copy of this module
@@ -69,9 +72,6 @@ function fail(ctx: Pick<Context, 'error'>, message: string): never {
  * build belongs to round n: the first environment to start a new round empties `printed`, so every
  * rebuild prints its warnings again, once across the environments of that round.
  */
-/** What we use of Vitest's `vitest` object (Vitest 3.1 to 5): its watcher's entry for a changed file. */
-type VitestHost = { watcher: { onFileChange(file: string): void } };
-
 const APP_BUILD = Symbol.for('agent-scorers.appBuild');
 type AppBuild = { environments: Set<unknown>; printed: Set<string>; builds: Map<unknown, number>; round: number };
 const appBuildState = globalThis as { [APP_BUILD]?: AppBuild };
@@ -228,7 +228,7 @@ export function agentScorers(userOptions?: Options) {
         invalidatePlan: () => void (current = null),
         analyseScorer: sources.analysers.scorer,
         invalidated: (ids) => {
-          for (const id of ids) vitest?.watcher.onFileChange(id);
+          for (const id of ids) vitest?.watcher?.onFileChange?.(id);
         },
         // A new plan writes the declarations itself; a cached one rewrites them here, so a deleted or
         // hand-edited file comes back.
