@@ -63,6 +63,11 @@ export interface DevHooks {
   refresh(): void;
   /** The declaration file, watched so it is recreated when deleted; or null. */
   dtsFile: string | null;
+  /**
+   * Called with the ids of the modules just invalidated in the module graphs, for a host that keeps
+   * modules by bookkeeping of its own (Vitest, index.ts `configureVitest`).
+   */
+  invalidated?(ids: readonly string[]): void;
 }
 
 /** How long a burst of watcher events (a rename, a folder copy) may take before `refresh` runs. */
@@ -107,7 +112,8 @@ export function watchAgents(server: DevServer, hooks: DevHooks): () => void {
   /** `misread`: `file`'s own module is stale too (see `onChange` and `checkEdit`). */
   const changed = (file: string, misread = false) => {
     hooks.invalidatePlan();
-    invalidateVirtualModules(server, affectedAgent(file, agentsDirs), misread ? file : null);
+    const ids = invalidateVirtualModules(server, affectedAgent(file, agentsDirs), misread ? file : null);
+    if (ids.length > 0) hooks.invalidated?.(ids);
     scheduleRefresh();
   };
 
@@ -241,9 +247,9 @@ export function affectedAgent(file: string, agentsDirs: readonly string[]): stri
  * environment that holds one of them to reload, as Vite does for an update without an HMR boundary:
  * the browser reloads the page, a module runner re-imports its entry points.
  * (`environment.reloadModule` would route virtual ids through a file path that module runners never
- * match, so they would keep stale modules.)
+ * match, so they would keep stale modules.) Returns the ids it invalidated.
  */
-function invalidateVirtualModules(server: DevServer, agent: string | null = null, file: string | null = null): void {
+function invalidateVirtualModules(server: DevServer, agent: string | null = null, file: string | null = null): string[] {
   const ours = isStale(agent);
   // `file`: a module of a user's file, by its id, invalidated with ours.
   const stale = (id: string) => id === file || ours(id);
@@ -251,9 +257,11 @@ function invalidateVirtualModules(server: DevServer, agent: string | null = null
   const graphs: Array<[ModuleGraph, Environment | null]> = environments.flatMap((env) => (env.moduleGraph ? [[env.moduleGraph, env] as [ModuleGraph, Environment]] : []));
   if (graphs.length === 0 && server.moduleGraph) graphs.push([server.moduleGraph, null]);
   const timestamp = Date.now();
+  const ids = new Set<string>();
   for (const [graph, env] of graphs) {
     const mods = [...graph.idToModuleMap.values()].filter((mod) => mod.id !== null && stale(mod.id));
     if (mods.length === 0) continue;
+    for (const mod of mods) ids.add(mod.id!);
     // Twice, as Vite does for a changed file: the plain invalidation stamps the module so that a
     // transform already running (its load saw the old folders) is not cached when it ends; the HMR
     // one gives browsers a fresh `?t=` to import. The HMR one alone let such a transform cache old
@@ -265,6 +273,7 @@ function invalidateVirtualModules(server: DevServer, agent: string | null = null
     env?.hot?.send({ type: 'full-reload', path: '*' });
   }
   forgetInRunners(server, (node) => stale(node.id));
+  return [...ids];
 }
 
 /**

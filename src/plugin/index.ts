@@ -62,6 +62,9 @@ function fail(ctx: Pick<Context, 'error'>, message: string): never {
   return ctx.error({ message, stack: '' });
 }
 
+/** What we use of Vitest's `vitest` object: its watcher's entry for a changed file (public in Vitest 4 and 5; optional elsewhere). */
+type VitestHost = { watcher?: { onFileChange?(file: string): void } };
+
 /**
  * The Vite app build in progress: its environments and the warnings already printed in it. Kept on
  * globalThis because each environment's plugin object may come from its own copy of this module
@@ -99,6 +102,8 @@ export function agentScorers(userOptions?: Options) {
   const importedIn = new Set<string>();
   /** The dev inspector is on: environments that run outside this process get its bridge (inspector/env.ts). */
   let inspecting = false;
+  /** The Vitest instance running our server, when there is one (`configureVitest`). */
+  let vitest: VitestHost | null = null;
   const sources = createSourceCache();
 
   /**
@@ -204,6 +209,15 @@ export function agentScorers(userOptions?: Options) {
       options = null;
     },
 
+    // Vitest 3.1+. Vitest keeps transformed modules in a cache of its own (on disk since Vitest 5, looked
+    // up by id for the session) that drops a module only when its watcher reports the module's file,
+    // and reruns only the tests whose imports it saw change. Our modules have no file on disk, so an
+    // added or deleted scorer file left the registry cached and no test rerun. Reporting our
+    // invalidated ids as changed files does both, as for any edited dependency (their `file` is the id).
+    configureVitest({ vitest: host }: { vitest: VitestHost }) {
+      vitest = host;
+    },
+
     // Vite dev server and Vitest: reflect added, deleted and renamed files without a restart (dev.ts).
     configureServer(server: DevServer & InspectorServer) {
       const o = resolved();
@@ -213,6 +227,9 @@ export function agentScorers(userOptions?: Options) {
         plan: () => current,
         invalidatePlan: () => void (current = null),
         analyseScorer: sources.analysers.scorer,
+        invalidated: (ids) => {
+          for (const id of ids) vitest?.watcher?.onFileChange?.(id);
+        },
         // A new plan writes the declarations itself; a cached one rewrites them here, so a deleted or
         // hand-edited file comes back.
         refresh: () => {
