@@ -2,7 +2,9 @@
  * The judge cache's file: one store per file per process, loaded once, written whole through a
  * temporary file and a rename (a killed write leaves the previous file), sorted by key, serialised.
  * Writers in other threads or processes (Vitest workers recording one file) take turns through a lock
- * file, and each merges what is on disk first, so no record is lost.
+ * file, and each merges what is on disk first, so no record is lost. A lock is taken from a writer only
+ * when its process has ended, judged so that a lock just taken by a live writer is never removed (see
+ * `look` and `takeOver`): two writers at once would drop each other's records.
  *
  * A paid reply must never be thrown away, so `ready()` runs before every model call that will be
  * recorded: it takes the lock for a moment (which proves the folder is writable, the lock path is a
