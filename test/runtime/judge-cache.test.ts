@@ -1,4 +1,4 @@
-import { fork } from 'node:child_process';
+import { fork, spawn, type ChildProcess } from 'node:child_process';
 import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
 import { syncBuiltinESMExports } from 'node:module';
@@ -39,6 +39,71 @@ function judgeModel(options: { provider?: string; modelId?: string } = {}) {
 }
 
 const lines = async (file: string) => (await fs.readFile(file, 'utf8')).split('\n').filter(Boolean).map((line) => JSON.parse(line));
+
+/**
+ * A script recording one request (`node paused.mjs <file> <text> <pause>`) that tells its parent each
+ * read of the lock, and stops where `pause` says until the parent sends a message: so a test can
+ * hold writers still in a chosen order.
+ */
+async function pausedWriter(): Promise<string> {
+  const script = path.join(dir, 'paused.mjs');
+  await fs.writeFile(
+    script,
+    `import fs from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
+import { cachedJudge } from ${JSON.stringify(pathToFileURL(path.join(REPO, 'dist/runtime/index.js')).href)};
+const [file, text, pause] = process.argv.slice(2);
+const go = () => new Promise((resolve) => process.once('message', resolve));
+const { readFile, rename, rm } = fs.promises;
+let lockReads = 0;
+let lockRemovals = 0;
+let renames = 0;
+// 'lock-read': tell each read of the lock, and stop after the first until told to go on.
+fs.promises.readFile = async (target, ...rest) => {
+  const read = await readFile(target, ...rest);
+  if (target === file + '.lock') {
+    process.send({ lockRead: ++lockReads });
+    if (pause === 'lock-read' && lockReads === 1) await go();
+  }
+  return read;
+};
+// 'lock-rm': stop before removing the lock the first time (a take-over), until told to go on.
+fs.promises.rm = async (target, ...rest) => {
+  if (pause === 'lock-rm' && target === file + '.lock' && ++lockRemovals === 1) {
+    process.send({ removing: true });
+    await go();
+  }
+  return rm(target, ...rest);
+};
+// 'rename': stop holding the lock, the temporary file written, until told to go on.
+fs.promises.rename = async (...args) => {
+  if (pause === 'rename' && ++renames === 1) {
+    process.send({ renaming: true });
+    await go();
+  }
+  return rename(...args);
+};
+syncBuiltinESMExports();
+const model = { specificationVersion: 'v3', provider: 'mock-provider', modelId: 'mock-model-id', supportedUrls: {},
+  doGenerate: async (call) => ({ content: [{ type: 'text', text: 'reply to ' + call.prompt[0].content[0].text }], finishReason: { unified: 'stop', raw: 'stop' },
+    usage: { inputTokens: { total: 1 }, outputTokens: { total: 1 } }, warnings: [] }) };
+await cachedJudge(model, { file }).doGenerate({ prompt: [{ role: 'user', content: [{ type: 'text', text }] }] });
+process.disconnect();
+`,
+  );
+  return script;
+}
+const exited = (child: ChildProcess) => new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+/** The first message from `child` that `wanted` accepts. */
+const message = <T,>(child: ChildProcess, wanted: (m: any) => boolean) =>
+  new Promise<T>((resolve) => {
+    const listener = (m: any) => {
+      if (!wanted(m)) return;
+      child.off('message', listener);
+      resolve(m);
+    };
+    child.on('message', listener);
+  });
 
 const DATA = [
   { input: 'What is the capital of France?' },
@@ -539,6 +604,73 @@ for (let i = 0; i < 25; i++) await judge.doGenerate({ prompt: [{ role: 'user', c
     expect(new Set(records.map((r) => r.prompt)).size).toBe(200);
     expect(records.every((r) => r.text === `reply to ${r.prompt}`)).toBe(true);
     expect((await fs.readdir(dir)).sort()).toEqual(['shared.jsonl', 'writer.mjs']); // no temporary or lock file left
+  });
+
+  it('a lock whose holder let go and exited while a writer looked at it is not taken from the writer that holds it next', async () => {
+    // The race behind a lost record: waiter C reads the lock (held by live process A); A lets go and
+    // exits; writer B takes the lock; C finds A gone and must not remove B's lock as A's. Each step
+    // is held still by the scripts below, so the order is certain, not a matter of luck.
+    const file = path.join(dir, 'handover.jsonl');
+    const lock = `${file}.lock`;
+    const script = await pausedWriter();
+    // A: a live writer holding the lock.
+    const holderA = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+    await fs.writeFile(lock, String(holderA.pid));
+    // C reads the lock (A's pid) and is held there, before it asks whether A is running.
+    const waiterC = fork(script, [file, 'from C', 'lock-read'], { stdio: 'pipe' });
+    const waiterCExit = exited(waiterC);
+    await message(waiterC, (m) => m.lockRead === 1);
+    // A lets go and exits.
+    await fs.rm(lock);
+    const holderAExit = exited(holderA);
+    holderA.kill('SIGKILL');
+    await holderAExit;
+    // B takes the lock and is held while it holds it, its file written but not yet renamed into place.
+    const writerB = fork(script, [file, 'from B', 'rename'], { stdio: 'pipe' });
+    const writerBExit = exited(writerB);
+    await message(writerB, (m) => m.renaming);
+    expect(await fs.readFile(lock, 'utf8')).toBe(String(writerB.pid));
+    // C goes on: A is gone, but the lock is now B's. C must wait for it (it reads it again and again)
+    // instead of removing it and writing its record while B writes.
+    waiterC.send('go');
+    const waited = await Promise.race([waiterCExit.then(() => 'C wrote while B held the lock'), message(waiterC, (m) => m.lockRead >= 4).then(() => 'C waited')]);
+    expect(waited).toBe('C waited');
+    expect(await fs.readFile(lock, 'utf8')).toBe(String(writerB.pid));
+    // B finishes and lets go; C then writes, keeping B's record.
+    writerB.send('go');
+    expect(await writerBExit).toBe(0);
+    expect(await waiterCExit).toBe(0);
+    expect((await lines(file)).map((r) => r.text).sort()).toEqual(['reply to from B', 'reply to from C']);
+    expect((await fs.readdir(dir)).sort()).toEqual(['handover.jsonl', 'paused.mjs']); // no temporary, lock or take-over file left
+  });
+
+  it('two writers that find one lock left by a dead writer take it over one at a time, and keep both records', async () => {
+    // Both see the lock of a writer that is gone. If both removed "it", the second would remove the
+    // lock the first took in between, and they would write at once. C1 is held just before its
+    // removal; C2 runs meanwhile as far as it can (to its rename, holding the lock, or waiting).
+    const file = path.join(dir, 'takeover.jsonl');
+    const lock = `${file}.lock`;
+    const script = await pausedWriter();
+    const gone = spawn(process.execPath, ['-e', ''], { stdio: 'ignore' });
+    expect(await exited(gone)).toBe(0);
+    await fs.writeFile(lock, String(gone.pid));
+    const c1 = fork(script, [file, 'from C1', 'lock-rm'], { stdio: 'pipe' });
+    const c1Exit = exited(c1);
+    await message(c1, (m) => m.removing);
+    const c2 = fork(script, [file, 'from C2', 'rename'], { stdio: 'pipe' });
+    const c2Exit = exited(c2);
+    const c2Renaming = message(c2, (m) => m.renaming);
+    const c2First = await Promise.race([c2Renaming.then(() => 'took the lock'), message(c2, (m) => m.lockRead >= 6).then(() => 'waited')]);
+    c1.send('go');
+    // Had C2 taken the lock, C1 would remove it and write: let C1 finish, so C2's rename shows what is lost.
+    if (c2First === 'took the lock') await c1Exit;
+    await c2Renaming;
+    c2.send('go');
+    expect(await c2Exit).toBe(0);
+    expect(await c1Exit).toBe(0);
+    expect((await lines(file)).map((r) => r.text).sort()).toEqual(['reply to from C1', 'reply to from C2']);
+    expect(c2First).toBe('waited');
+    expect((await fs.readdir(dir)).sort()).toEqual(['paused.mjs', 'takeover.jsonl']); // no temporary, lock or take-over file left
   });
 });
 

@@ -2,7 +2,9 @@
  * The judge cache's file: one store per file per process, loaded once, written whole through a
  * temporary file and a rename (a killed write leaves the previous file), sorted by key, serialised.
  * Writers in other threads or processes (Vitest workers recording one file) take turns through a lock
- * file, and each merges what is on disk first, so no record is lost.
+ * file, and each merges what is on disk first, so no record is lost. A lock is taken from a writer only
+ * when its process has ended, judged so that a lock just taken by a live writer is never removed (see
+ * `look` and `takeOver`): two writers at once would drop each other's records.
  *
  * A paid reply must never be thrown away, so `ready()` runs before every model call that will be
  * recorded: it takes the lock for a moment (which proves the folder is writable, the lock path is a
@@ -173,10 +175,76 @@ function why(error: unknown): string {
 /** A reason the cache cannot be written, already in words. */
 class Unwritable extends Error {}
 
+/** What a look at a lock file found: its holder's pid when it names one, and whether that holder is gone. */
+interface Holder {
+  pid: number | undefined;
+  abandoned: boolean;
+}
+
+/**
+ * Looks at the lock file `lock` (undefined when there is none). It is abandoned when the process it
+ * names has ended, or, naming none (cut short between its creation and its pid), when it is older
+ * than `lockTiming.staleMs`. An abandoned verdict is confirmed by a second look after the liveness
+ * check: a live holder may let go and exit between our read and the check, and a new live writer's
+ * lock then sits at the path. A lock that reads the same after its holder is found gone is that
+ * holder's (a process that has ended creates no lock), and only a take-over removes it.
+ */
+async function look(fs: Fs, lock: string, shownLock: string): Promise<Holder | undefined> {
+  const seen = async () => {
+    const stat = await fs.lstat(lock).catch(() => null);
+    if (!stat) return undefined;
+    if (!stat.isFile()) throw new Unwritable(`the lock ${shownLock} is a folder (or another non-file); remove it`);
+    // Unreadable (not gone) counts as naming no process: the age decides.
+    const text = await fs.readFile(lock, 'utf8').catch((error) => (code(error) === 'ENOENT' ? undefined : ''));
+    return text === undefined ? undefined : { stat, text };
+  };
+  const first = await seen();
+  if (!first) return undefined;
+  const pid = Number(first.text);
+  const known = Number.isInteger(pid) && pid > 0;
+  const gone = known ? isDead(pid) : Date.now() - first.stat.mtimeMs > lockTiming.staleMs;
+  if (!gone) return { pid: known ? pid : undefined, abandoned: false };
+  const again = await seen();
+  const same = again !== undefined && again.text === first.text && again.stat.ino === first.stat.ino && again.stat.mtimeMs === first.stat.mtimeMs;
+  return { pid: known ? pid : undefined, abandoned: same };
+}
+
+/**
+ * Removes the abandoned lock `lock`, one waiter at a time: the take-over is itself guarded by a file
+ * (`<lock>.takeover`, created exclusively), and the lock is looked at again inside it. Two waiters
+ * that both found the lock abandoned would otherwise both remove "it", the second removing the lock
+ * a live writer took in between, and two writers would then write at once, one dropping the other's
+ * records. A guard left by a waiter that ended inside it is removed the same way a lock is. False
+ * when another waiter is taking over: wait for it.
+ */
+async function takeOver(fs: Fs, lock: string, shownLock: string): Promise<boolean> {
+  const guard = `${lock}.takeover`;
+  try {
+    await fs.writeFile(guard, String(process.pid), { flag: 'wx' });
+  } catch (error) {
+    if (code(error) !== 'EEXIST') throw new Unwritable(why(error));
+    // Another waiter is taking over (we wait for it), or ended while it did (its guard goes).
+    if (!(await look(fs, guard, `${shownLock}.takeover`))?.abandoned) return false;
+    await fs.rm(guard, { force: true });
+    return true;
+  }
+  try {
+    if ((await look(fs, lock, shownLock))?.abandoned) {
+      await fs.rm(lock, { force: true }).catch((error) => {
+        throw new Unwritable(`the lock ${shownLock} was left by a writer that is gone, and it cannot be removed (${code(error) ?? error})`);
+      });
+    }
+    return true;
+  } finally {
+    await fs.rm(guard, { force: true });
+  }
+}
+
 /**
  * Takes `lock` (created exclusively, holding our pid), waiting while a live writer holds it; a lock
- * whose writer is gone is removed. Returns the release. Throws `Unwritable` when the lock cannot be
- * had: the folder refuses new files, the lock path is a folder, or a live writer keeps it too long.
+ * whose writer is gone is taken over (see `look` and `takeOver`). Returns the release. Throws
+ * `Unwritable` when the lock cannot be had: the folder refuses new files, the lock path is a folder,
+ * or a live writer keeps it too long.
  */
 async function acquire(fs: Fs, lock: string, shownLock: string): Promise<() => Promise<void>> {
   const start = Date.now();
@@ -187,20 +255,14 @@ async function acquire(fs: Fs, lock: string, shownLock: string): Promise<() => P
     } catch (error) {
       if (code(error) !== 'EEXIST') throw new Unwritable(why(error));
     }
-    const stat = await fs.lstat(lock).catch(() => null);
-    if (!stat) continue; // released between our two looks
-    if (!stat.isFile()) throw new Unwritable(`the lock ${shownLock} is a folder (or another non-file); remove it`);
-    const pid = Number(await fs.readFile(lock, 'utf8').catch(() => ''));
-    const known = Number.isInteger(pid) && pid > 0;
-    if ((known && isDead(pid)) || (!known && Date.now() - stat.mtimeMs > lockTiming.staleMs)) {
-      await fs.rm(lock, { force: true }).catch((error) => {
-        throw new Unwritable(`the lock ${shownLock} was left by a writer that is gone, and it cannot be removed (${code(error) ?? error})`);
-      });
-      continue;
-    }
+    const holder = await look(fs, lock, shownLock);
+    if (!holder) continue; // released between our two looks
+    if (holder.abandoned && (await takeOver(fs, lock, shownLock))) continue;
     if (Date.now() - start > lockTiming.waitMs) {
-      const holder = known ? `process ${pid}, which is still running,` : 'a writer';
-      throw new Unwritable(`${holder} has held the lock ${shownLock} for over ${lockTiming.waitMs >= 1000 ? `${Math.round(lockTiming.waitMs / 1000)} s` : `${lockTiming.waitMs} ms`}; remove that file if no eval is running`);
+      const wait = lockTiming.waitMs >= 1000 ? `${Math.round(lockTiming.waitMs / 1000)} s` : `${lockTiming.waitMs} ms`;
+      if (holder.abandoned) throw new Unwritable(`another writer has been taking over the lock ${shownLock} for over ${wait}; remove ${shownLock}.takeover if no eval is running`);
+      const who = holder.pid !== undefined ? `process ${holder.pid}, which is still running,` : 'a writer';
+      throw new Unwritable(`${who} has held the lock ${shownLock} for over ${wait}; remove that file if no eval is running`);
     }
     await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20));
   }
