@@ -12,7 +12,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
 /** Getting started's host tabs, in page order. */
-const HOST_TABS = ['Vite', 'SvelteKit', 'Hono', 'Cloudflare', 'Vitest', 'Rollup', 'Rolldown', 'Next.js', 'esbuild', 'Node/Bun'];
+const HOST_TABS = ['Vite', 'SvelteKit', 'Nuxt', 'Hono', 'Astro', 'React-Router', 'TanStack', 'Cloudflare', 'Vitest', 'Rollup', 'Rolldown', 'Next.js', 'esbuild', 'Node/Bun'];
 import { sidebar } from '../../docs/.vitepress/sidebar.js';
 
 const REPO = path.resolve(import.meta.dirname, '../..');
@@ -227,18 +227,21 @@ describe.skipIf(!hasChromium)('docs site in Chromium', () => {
     // Keyboard: the open tab is the one in the tab order; the arrow keys move and wrap.
     await tabs.getByRole('tab', { name: 'SvelteKit' }).focus();
     await page.keyboard.press('ArrowRight');
+    await expect.poll(selected).toBe('Nuxt');
+    expect(await panel.innerText()).toContain("modules: ['agent-scorers/nuxt']");
+    await page.keyboard.press('ArrowRight');
     await expect.poll(selected).toBe('Hono');
     expect(await page.locator(':focus').innerText()).toBe('Hono');
     expect(await panel.innerText()).toContain("import { serve } from '@hono/node-server';");
-    await page.keyboard.press('ArrowRight');
-    await expect.poll(selected).toBe('Cloudflare');
+    for (const next of ['Astro', 'React-Router', 'TanStack', 'Cloudflare']) {
+      await page.keyboard.press('ArrowRight');
+      await expect.poll(selected).toBe(next);
+    }
     const worker = await panel.innerText();
     expect(worker).toContain('plugins: [agentScorers(), cloudflare()]');
     expect(worker).toContain("import 'agent-scorers/ai';");
     expect(worker).toContain('Scorers: http://localhost:5173/__agent-scorers/');
-    await page.keyboard.press('ArrowLeft');
-    await page.keyboard.press('ArrowLeft');
-    await page.keyboard.press('ArrowLeft');
+    for (let i = 0; i < HOST_TABS.indexOf('Cloudflare'); i++) await page.keyboard.press('ArrowLeft');
     await expect.poll(selected).toBe('Vite');
     await page.keyboard.press('ArrowLeft');
     await expect.poll(selected).toBe('Node/Bun');

@@ -30,7 +30,7 @@ beforeAll(async () => {
 afterAll(() => remove(app));
 
 test("the getting-started tab shows this fixture's own files", () => {
-  const tab = gettingStartedTab('TanStack Start');
+  const tab = gettingStartedTab('TanStack');
   for (const file of ['vite.config.ts', 'src/routes/api/scorers.ts']) expect(tab.get(file), file).toBe(fs.readFileSync(path.join(FIXTURE, file), 'utf8'));
 });
 
