@@ -78,7 +78,9 @@ function writeSamples(file: string): { entries: Array<{ sample: Sample; path: st
         .replaceAll("from 'agent-scorers'", `from '${src}'`)
         .replace(/cachedJudge\('openai\/[^']+'/g, 'cachedJudge((globalThis as any).__docsJudge.model')
         .replace(/'openai\/[^']+'/g, '(globalThis as any).__docsJudge.cached')
-        .replaceAll("'evals/judge-cache.jsonl'", JSON.stringify(file));
+        .replaceAll("'evals/judge-cache.jsonl'", JSON.stringify(file))
+        // A page's Mastra instance keeps its LibSQL file in the reader's project, here the test's folder.
+        .replaceAll("'file:./mastra.db'", JSON.stringify(`file:${path.join(work, 'mastra.db')}`));
       const target = path.join(dir, sample.file);
       fs.mkdirSync(path.dirname(target), { recursive: true });
       fs.writeFileSync(target, code);

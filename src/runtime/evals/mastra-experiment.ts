@@ -145,7 +145,7 @@ export async function openExperiment(open: OpenExperiment): Promise<ExperimentRe
   if (open.hasItems && !finished) {
     const made = await api.createExperiment({
       id,
-      name: experiment.name ?? (run !== undefined ? `${target.id} · ${run}` : target.id),
+      name: experiment.name ?? (run !== undefined ? `${target.id}, run ${run}` : target.id),
       metadata: { target, runner: 'agent-scorers', ...(run !== undefined ? { run } : {}), ...experiment.metadata },
       version,
     });
