@@ -8,18 +8,16 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { count, run } from '../helpers/hosts.js';
-import { bin, gettingStartedTab, install, remove, type Installed } from './installed.js';
-import { startServer, type Started, until } from './processes.js';
+import { buildOnce, collisionWarning, expectBrokenScorerFails, expectBuiltWarningOnce, expectTabShowsFixture, expectTypeCheckCatchesBadKey, installedApp, noDefaultError, serverForBlock } from './host-steps.js';
+import { bin } from './installed.js';
+import { startServer, until } from './processes.js';
 import { get, serve } from './serve.js';
 
-const COLLISION =
-  '[SCORER_KEY_COLLISION] Agent "weather": scorer "relevance" defined in both config.scorers and scorers/; config.scorers wins. (src/mastra/agents/weather/config.ts)';
+const COLLISION = collisionWarning();
 const FUNCTION_FORM =
   '[CONFIG_SCORERS_FUNCTION] Agent "support": config.scorers is a function, so discovered scorers under src/mastra/agents/support/scorers/ are ignored. (src/mastra/agents/support/config.ts)';
-const NO_DEFAULT =
-  '[SCORER_NO_DEFAULT_EXPORT] Agent "recipes": scorer "broken" has no default export; export default a scorer or a { scorer, sampling } entry. (src/mastra/agents/recipes/scorers/broken.ts)';
 
 const AGENTS = {
   recipes: { form: 'record', keys: ['servings'], ids: ['file-servings'] },
@@ -39,34 +37,21 @@ const MASTRA_AGENTS = {
 };
 const RESPONSE = { agents: AGENTS, scores: { answer: 1, offTopic: 0 }, diagnostics: ['CONFIG_SCORERS_FUNCTION', 'SCORER_KEY_COLLISION'] };
 
-const FIXTURE = path.join(import.meta.dirname, '../fixtures/sveltekit3');
-let app: Installed;
+const app = installedApp('sveltekit3');
 const vite = (...args: string[]) => run(process.execPath, [bin(app.dir, 'vite'), ...args], app.dir);
-const scorerFile = (name: string) => path.join(app.dir, 'src/mastra/agents/recipes/scorers', name);
-
-beforeAll(async () => {
-  app = await install('sveltekit3');
-}, 600_000);
-// A few hundred MB of node_modules per install: gone when the file is done.
-afterAll(() => remove(app));
+const scorers = () => path.join(app.dir, 'src/mastra/agents/recipes/scorers');
+const scorerFile = (name: string) => path.join(scorers(), name);
 
 test("the getting-started tab shows this fixture's own vite.config.ts and tsconfig.json", () => {
-  const tab = gettingStartedTab('SvelteKit');
-  for (const file of ['vite.config.ts', 'tsconfig.json']) expect(tab.get(file), file).toBe(fs.readFileSync(path.join(FIXTURE, file), 'utf8'));
+  expectTabShowsFixture('SvelteKit', 'sveltekit3', ['vite.config.ts', 'tsconfig.json']);
 });
 
 describe('vite build, the built server, svelte-check', () => {
-  let built: { code: number | null; output: string };
-  beforeAll(async () => {
-    built = await vite('build');
-  }, 300_000);
+  const built = buildOnce(() => vite('build'));
 
   test('vite build succeeds with Kit 3 and adapter-node 6, and prints each merge warning once', () => {
-    expect(built.code, built.output).toBe(0);
+    expectBuiltWarningOnce(built, [COLLISION, FUNCTION_FORM], 2);
     expect(app.versions['@sveltejs/kit']).toMatch(/^3\./);
-    expect(count(built.output, COLLISION)).toBe(1);
-    expect(count(built.output, FUNCTION_FORM)).toBe(1);
-    expect(count(built.output, '[plugin agent-scorers]')).toBe(2);
     expect(built.output).toContain('Using @sveltejs/adapter-node');
   });
 
@@ -89,43 +74,24 @@ describe('vite build, the built server, svelte-check', () => {
     // Kit 3 checks the tsconfig itself: no warning that it misses `$app/tsconfig` or overrides an essential option.
     expect(sync.output).not.toMatch(/tsconfig/i);
     const check = () => run(process.execPath, [bin(app.dir, 'svelte-check'), '--tsconfig', './tsconfig.json', '--output', 'machine'], app.dir);
-    const passed = await check();
-    expect(passed.output).toMatch(/COMPLETED \d+ FILES 0 ERRORS 0 WARNINGS/);
-    expect(passed.code).toBe(0);
-    const route = path.join(app.dir, 'src/routes/api/bad/+server.ts');
-    fs.mkdirSync(path.dirname(route), { recursive: true });
-    fs.writeFileSync(route, "import { json } from '@sveltejs/kit';\nimport scorers from 'virtual:agent-scorers';\n\nexport const GET = () => json(scorers.nope);\n");
-    try {
-      const failed = await check();
-      expect(failed.code).not.toBe(0);
-      expect(failed.output).toMatch(/ERROR "src\/routes\/api\/bad\/\+server\.ts" 4:39 "Property 'nope' does not exist on type/);
-    } finally {
-      fs.rmSync(path.dirname(route), { recursive: true });
-    }
+    await expectTypeCheckCatchesBadKey(check, {
+      clean: (output) => expect(output).toMatch(/COMPLETED \d+ FILES 0 ERRORS 0 WARNINGS/),
+      // In a folder of its own, removed with it.
+      file: path.join(app.dir, 'src/routes/api/bad/+server.ts'),
+      source: "import { json } from '@sveltejs/kit';\nimport scorers from 'virtual:agent-scorers';\n\nexport const GET = () => json(scorers.nope);\n",
+      error: /ERROR "src\/routes\/api\/bad\/\+server\.ts" 4:39 "Property 'nope' does not exist on type/,
+    });
   }, 180_000);
 
   test('a scorer file without a default export fails the build naming the code and the file; the warnings still print', async () => {
-    fs.writeFileSync(scorerFile('broken.ts'), "export const broken = { id: 'broken', run: async () => ({ score: 1 }) };\n");
-    try {
-      const failed = await vite('build');
-      expect(failed.code, failed.output).not.toBe(0);
-      expect(count(failed.output, NO_DEFAULT)).toBe(1);
-      expect(count(failed.output, COLLISION)).toBe(1);
-      expect(count(failed.output, FUNCTION_FORM)).toBe(1);
-    } finally {
-      fs.rmSync(scorerFile('broken.ts'));
-    }
+    await expectBrokenScorerFails(scorers(), () => vite('build'), { error: noDefaultError('src', 'recipes'), errorOnce: true, warnings: [COLLISION, FUNCTION_FORM] });
   }, 300_000);
 });
 
 describe('vite dev', () => {
-  let server: Started;
-  beforeAll(async () => {
-    server = await startServer(process.execPath, [bin(app.dir, 'vite'), 'dev', '--host', '127.0.0.1', '--port', '{port}', '--strictPort'], app.dir, { readyPath: '/api/scorers' });
-  }, 180_000);
-  afterAll(async () => {
-    await server?.stop();
-  });
+  const server = serverForBlock(() =>
+    startServer(process.execPath, [bin(app.dir, 'vite'), 'dev', '--host', '127.0.0.1', '--port', '{port}', '--strictPort'], app.dir, { readyPath: '/api/scorers' }),
+  );
 
   test('answers with the registry, follows an added and a deleted scorer file, and warns once', async () => {
     expect(await get(`${server.base}/api/scorers`)).toEqual({ status: 200, body: RESPONSE });

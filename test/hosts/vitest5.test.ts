@@ -9,24 +9,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { count, rewriteFile, run, stripAnsi } from '../helpers/hosts.js';
-import { bin, install, remove, type Installed } from './installed.js';
+import { collisionWarning, expectBrokenScorerFails, expectTscCatchesBadKey, installedApp, noDefaultError } from './host-steps.js';
+import { bin } from './installed.js';
 import { until } from './processes.js';
 
-const COLLISION =
-  '[SCORER_KEY_COLLISION] Agent "weather": scorer "relevance" defined in both config.scorers and scorers/; config.scorers wins. (src/mastra/agents/weather/config.ts)';
-const NO_DEFAULT =
-  '[SCORER_NO_DEFAULT_EXPORT] Agent "weather": scorer "broken" has no default export; export default a scorer or a { scorer, sampling } entry. (src/mastra/agents/weather/scorers/broken.ts)';
+const COLLISION = collisionWarning();
 
-let app: Installed;
+const app = installedApp('vitest5');
 const vitest = (...args: string[]) => run(process.execPath, [bin(app.dir, 'vitest'), ...args], app.dir);
-const tsc = () => run(process.execPath, [bin(app.dir, 'typescript', 'tsc'), '-p', '.'], app.dir);
-const scorerFile = (name: string) => path.join(app.dir, 'src/mastra/agents/weather/scorers', name);
-
-beforeAll(async () => {
-  app = await install('vitest5');
-}, 600_000);
-// A few hundred MB of node_modules per install: gone when the file is done.
-afterAll(() => remove(app));
+const scorers = () => path.join(app.dir, 'src/mastra/agents/weather/scorers');
+const scorerFile = (name: string) => path.join(scorers(), name);
 
 describe('vitest run and tsc', () => {
   test('vitest run (Vitest 5) passes with the registry and prints the merge warning once', async () => {
@@ -39,31 +31,12 @@ describe('vitest run and tsc', () => {
   }, 120_000);
 
   test('tsc (TypeScript 7) passes over the tests and the declaration file; an unknown scorer key fails it', async () => {
-    const passed = await tsc();
-    expect(passed.output).toBe('');
-    expect(passed.code).toBe(0);
     expect(app.versions.typescript).toMatch(/^7\./);
-    const bad = path.join(app.dir, 'test/bad.ts');
-    fs.writeFileSync(bad, "import weather from 'virtual:agent-scorers/weather';\n\nexport const nope = weather.nope;\n");
-    try {
-      const failed = await tsc();
-      expect(failed.code).not.toBe(0);
-      expect(failed.output).toMatch(/test\/bad\.ts\(3,29\): error TS2339: Property 'nope' does not exist on type/);
-    } finally {
-      fs.rmSync(bad);
-    }
+    await expectTscCatchesBadKey(app, 'test/bad.ts', ['-p', '.']);
   }, 120_000);
 
   test('a scorer file without a default export fails the run naming the code and the file; the warning still prints', async () => {
-    fs.writeFileSync(scorerFile('broken.ts'), "export const broken = { id: 'broken', run: async () => ({ score: 1 }) };\n");
-    try {
-      const failed = await vitest('run');
-      expect(failed.code, failed.output).not.toBe(0);
-      expect(failed.output).toContain(NO_DEFAULT);
-      expect(count(failed.output, COLLISION), failed.output).toBe(1);
-    } finally {
-      fs.rmSync(scorerFile('broken.ts'));
-    }
+    await expectBrokenScorerFails(scorers(), () => vitest('run'), { error: noDefaultError(), errorOnce: false, warnings: [COLLISION] });
   }, 120_000);
 });
 
