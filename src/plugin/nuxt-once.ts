@@ -73,8 +73,11 @@ export function createPrintOnce() {
         );
         wrapped.buildEnd = around(plugin.buildEnd, (original) =>
           function (this: Context, error?: unknown, ...rest: unknown[]) {
-            // A build that served our modules and succeeded says what still holds: the rest was fixed.
-            if (!error && loaded) {
+            // A build that served our modules, succeeded and reported says what still holds: the rest
+            // was fixed. A rebuild after Nitro's `rollup:reload` can load our modules and report
+            // nothing at all (measured on Node 26): that says nothing about what was fixed, and
+            // forgetting there printed every warning again on the next rebuild.
+            if (!error && loaded && attempted.size > 0) {
               for (const message of previous) if (!attempted.has(message)) shown.delete(message);
               previous = attempted;
             }
